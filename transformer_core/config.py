@@ -1,0 +1,75 @@
+"""The model's hyper-parameters, saved as config.json next to the weights."""
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+
+
+class ConfigError(ValueError):
+    """A config.json that cannot describe a valid model."""
+
+
+@dataclass
+class ModelConfig:
+    vocab_size: int = 8000
+    d_model: int = 256
+    n_heads: int = 4               # h; d_k = d_v = d_model / h
+    n_encoder_layers: int = 3      # N
+    n_decoder_layers: int = 3
+    d_ff: int = 1024
+    dropout: float = 0.1           # residual dropout P_drop
+    max_len: int = 128             # longest sequence, in tokens, BOS/EOS included
+    positional: str = "sinusoidal"  # or "learned"
+    pad_id: int = 0
+    unk_id: int = 1
+    bos_id: int = 2
+    eos_id: int = 3
+    src_lang: str = "en"
+    tgt_lang: str = "de"
+
+    @property
+    def d_k(self) -> int:
+        return self.d_model // self.n_heads
+
+    def validate(self) -> "ModelConfig":
+        ints = ("vocab_size", "d_model", "n_heads", "n_encoder_layers", "n_decoder_layers", "d_ff", "max_len")
+        for name in ints:
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise ConfigError(f"config field '{name}' must be a positive integer, got {value!r}")
+        if self.d_model % self.n_heads:
+            raise ConfigError(f"d_model ({self.d_model}) must be divisible by n_heads ({self.n_heads})")
+        if self.positional not in ("sinusoidal", "learned"):
+            raise ConfigError(f"positional must be 'sinusoidal' or 'learned', got {self.positional!r}")
+        if not 0.0 <= float(self.dropout) < 1.0:
+            raise ConfigError(f"dropout must be in [0, 1), got {self.dropout!r}")
+        for name in ("pad_id", "unk_id", "bos_id", "eos_id"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or not 0 <= value < self.vocab_size:
+                raise ConfigError(f"{name} must be a token id below vocab_size, got {value!r}")
+        return self
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), indent=2, ensure_ascii=False) + "\n"
+
+    def save(self, path: str | Path) -> None:
+        Path(path).write_text(self.to_json(), encoding="utf-8")
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "ModelConfig":
+        if not isinstance(data, dict):
+            raise ConfigError("config.json must hold a JSON object")
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ConfigError(f"config.json has unknown fields: {', '.join(unknown)}")
+        return cls(**data).validate()
+
+    @classmethod
+    def load(cls, path: str | Path) -> "ModelConfig":
+        try:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as err:
+            raise ConfigError(f"config.json is not valid JSON: {err}") from None
+        return cls.from_dict(data)
