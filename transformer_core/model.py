@@ -1,0 +1,164 @@
+"""The encoder-decoder Transformer of §3: post-norm residuals, ReLU FFN, shared embeddings.
+
+Shapes: B batch, S source length, T target length, h heads, d_k = d_model / h, V vocab.
+"""
+from __future__ import annotations
+
+import math
+
+import torch
+from torch import nn
+
+from .attention import MultiHeadAttention
+from .config import ModelConfig
+from .masks import make_src_mask, make_trg_mask
+from .positional import sinusoidal_encoding
+from .probe import Probe
+
+
+class FeedForward(nn.Module):
+    """FFN(x) = max(0, x W1 + b1) W2 + b2, applied to each position alike."""
+
+    def __init__(self, d_model: int, d_ff: int, name: str):
+        super().__init__()
+        self.linear1, self.linear2, self.name = nn.Linear(d_model, d_ff), nn.Linear(d_ff, d_model), name
+
+    def forward(self, x: torch.Tensor, probe: Probe | None = None) -> torch.Tensor:
+        hidden = torch.relu(self.linear1(x))                  # (B, T, d_ff)
+        if probe is not None and probe.full:
+            probe.record(self.name, hidden=hidden)
+        return self.linear2(hidden)                           # (B, T, d_model)
+
+
+class AddNorm(nn.Module):
+    """LayerNorm(x + Dropout(Sublayer(x)))."""
+
+    def __init__(self, d_model: int, dropout: float, name: str):
+        super().__init__()
+        self.norm, self.dropout, self.name = nn.LayerNorm(d_model), nn.Dropout(dropout), name
+
+    def forward(self, x: torch.Tensor, sublayer_out: torch.Tensor, probe: Probe | None = None) -> torch.Tensor:
+        summed = x + self.dropout(sublayer_out)               # (B, T, d_model)
+        out = self.norm(summed)
+        if probe is not None and probe.full:
+            probe.record(self.name, input=x, sublayer=sublayer_out, before=summed, after=out)
+        return out
+
+
+class EncoderLayer(nn.Module):
+    def __init__(self, cfg: ModelConfig, i: int):
+        super().__init__()
+        p = f"encoder.{i}"
+        self.self_attn = MultiHeadAttention(cfg.d_model, cfg.n_heads, f"{p}.self_attn")
+        self.ffn = FeedForward(cfg.d_model, cfg.d_ff, f"{p}.ffn")
+        self.add_norm1 = AddNorm(cfg.d_model, cfg.dropout, f"{p}.add_norm1")
+        self.add_norm2 = AddNorm(cfg.d_model, cfg.dropout, f"{p}.add_norm2")
+
+    def forward(self, x, src_mask, probe=None):
+        x = self.add_norm1(x, self.self_attn(x, x, src_mask, probe), probe)
+        return self.add_norm2(x, self.ffn(x, probe), probe)   # (B, S, d_model)
+
+
+class DecoderLayer(nn.Module):
+    def __init__(self, cfg: ModelConfig, i: int):
+        super().__init__()
+        p = f"decoder.{i}"
+        self.self_attn = MultiHeadAttention(cfg.d_model, cfg.n_heads, f"{p}.self_attn")
+        self.cross_attn = MultiHeadAttention(cfg.d_model, cfg.n_heads, f"{p}.cross_attn", cross=True)
+        self.ffn = FeedForward(cfg.d_model, cfg.d_ff, f"{p}.ffn")
+        self.add_norm1 = AddNorm(cfg.d_model, cfg.dropout, f"{p}.add_norm1")
+        self.add_norm2 = AddNorm(cfg.d_model, cfg.dropout, f"{p}.add_norm2")
+        self.add_norm3 = AddNorm(cfg.d_model, cfg.dropout, f"{p}.add_norm3")
+
+    def forward(self, x, memory, src_mask, tgt_mask, probe=None, cache=None):
+        self_cache = cross_cache = None
+        if cache is not None:
+            self_cache, cross_cache = cache.setdefault("self", {}), cache.setdefault("cross", {})
+        x = self.add_norm1(x, self.self_attn(x, x, tgt_mask, probe, self_cache), probe)
+        x = self.add_norm2(x, self.cross_attn(x, memory, src_mask, probe, cross_cache), probe)
+        return self.add_norm3(x, self.ffn(x, probe), probe)   # (B, T, d_model)
+
+
+class Transformer(nn.Module):
+    def __init__(self, cfg: ModelConfig):
+        super().__init__()
+        self.cfg = cfg.validate()
+        self.embedding = nn.Embedding(cfg.vocab_size, cfg.d_model)  # shared: source, target, pre-softmax
+        if cfg.positional == "learned":
+            self.pos_embedding = nn.Embedding(cfg.max_len, cfg.d_model)
+        else:
+            self.register_buffer("pe", sinusoidal_encoding(cfg.max_len, cfg.d_model), persistent=False)
+        self.dropout = nn.Dropout(cfg.dropout)
+        self.encoder = nn.ModuleList(EncoderLayer(cfg, i) for i in range(cfg.n_encoder_layers))
+        self.decoder = nn.ModuleList(DecoderLayer(cfg, i) for i in range(cfg.n_decoder_layers))
+        self._init_weights()
+
+    def _init_weights(self):
+        for name, p in self.named_parameters():
+            if p.dim() > 1 and not name.startswith(("embedding", "pos_embedding")):
+                nn.init.xavier_uniform_(p)
+        nn.init.normal_(self.embedding.weight, std=self.cfg.d_model ** -0.5)
+
+    def positions(self, start: int, length: int) -> torch.Tensor:
+        """Positional encodings of positions start .. start+length-1.  -> (length, d_model)"""
+        if start + length > self.cfg.max_len:
+            raise ValueError(f"sequence of {start + length} tokens exceeds max_len {self.cfg.max_len}")
+        if self.cfg.positional == "learned":
+            return self.pos_embedding.weight[start:start + length]
+        return self.pe[start:start + length]
+
+    def embed(self, ids: torch.Tensor, stack: str, probe: Probe | None = None, start: int = 0) -> torch.Tensor:
+        """Dropout(Embedding(ids)·√d_model + PE).  ids: (B, T) -> (B, T, d_model)"""
+        tok = self.embedding(ids) * math.sqrt(self.cfg.d_model)  # (B, T, d_model)
+        pos = self.positions(start, ids.size(1))                  # (T, d_model)
+        x = tok + pos
+        if probe is not None and probe.full:
+            probe.record(f"{stack}.embed", token=tok, position=pos, sum=x)
+        return self.dropout(x)
+
+    def encode(self, src: torch.Tensor, src_mask: torch.Tensor, probe: Probe | None = None) -> torch.Tensor:
+        """src: (B, S), src_mask: (B, 1, 1, S) -> memory (B, S, d_model)"""
+        x = self.embed(src, "encoder", probe)
+        for layer in self.encoder:
+            x = layer(x, src_mask, probe)
+        return x
+
+    def decode(self, tgt_in: torch.Tensor, memory: torch.Tensor, src_mask: torch.Tensor,
+               tgt_mask: torch.Tensor | None, probe: Probe | None = None,
+               cache: list[dict] | None = None, start: int = 0) -> torch.Tensor:
+        """tgt_in: (B, T) shifted right (BOS first) -> (B, T, d_model).
+
+        With a cache (one dict per layer), tgt_in holds only the new tokens, at positions from start.
+        """
+        x = self.embed(tgt_in, "decoder", probe, start)
+        for i, layer in enumerate(self.decoder):
+            x = layer(x, memory, src_mask, tgt_mask, probe, None if cache is None else cache[i])
+        return x
+
+    def generator(self, x: torch.Tensor) -> torch.Tensor:
+        """Pre-softmax projection, sharing the embedding matrix.  (B, T, d_model) -> (B, T, V)"""
+        return x @ self.embedding.weight.t()
+
+    def forward(self, src: torch.Tensor, tgt_in: torch.Tensor, probe: Probe | None = None) -> torch.Tensor:
+        """src: (B, S), tgt_in: (B, T) -> logits (B, T, V)"""
+        src_mask = make_src_mask(src, self.cfg.pad_id)          # (B, 1, 1, S)
+        tgt_mask = make_trg_mask(tgt_in, self.cfg.pad_id)       # (B, 1, T, T)
+        if probe is not None and probe.full:
+            probe.record("masks", src_mask=src_mask, tgt_mask=tgt_mask)
+        memory = self.encode(src, src_mask, probe)
+        return self.generator(self.decode(tgt_in, memory, src_mask, tgt_mask, probe))
+
+    def trace(self, src: torch.Tensor, tgt_in: torch.Tensor, full: bool = False,
+              heads_off: dict[str, list[int]] | None = None) -> tuple[torch.Tensor, Probe]:
+        """One traced forward pass in eval mode: logits (B, T, V) and the Probe holding every layer's
+        and head's attention weights (and, with full=True, scores, Q/K/V, masks, Add & Norm states)."""
+        probe = Probe(record=True, full=full, heads_off=heads_off)
+        was_training = self.training
+        self.eval()
+        with torch.no_grad():
+            logits = self(src, tgt_in, probe)
+        self.train(was_training)
+        return logits, probe
+
+    def num_parameters(self) -> int:
+        return sum(p.numel() for p in self.parameters())
