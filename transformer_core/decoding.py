@@ -1,0 +1,184 @@
+"""Greedy and beam-search decoding with a KV cache, each step optionally traced.
+
+The decoder input is the output shifted right: it starts with BOS.  Beam search scores a
+hypothesis Y by log P(Y|X) / lp(Y), lp(Y) = ((5 + |Y|) / 6)^α  (Wu et al. 2016; the paper's α = 0.6).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import torch
+
+from .masks import make_src_mask
+from .model import Transformer
+from .probe import Probe
+
+
+@dataclass
+class StepTrace:
+    """What one decoding step saw, for each live hypothesis b (greedy: one)."""
+    step: int
+    prefixes: list[list[int]]        # decoder input so far, BOS first, per hypothesis
+    topk_ids: list[list[int]]        # the k most likely next tokens, per hypothesis
+    topk_probs: list[list[float]]
+    cross: torch.Tensor              # (b, n_layers, h, S) this step's encoder-decoder attention row
+    beams: list[tuple[list[int], float]] = field(default_factory=list)  # hypotheses kept, with scores
+
+
+@dataclass
+class Decoded:
+    ids: list[int]                   # output tokens, without BOS and EOS
+    score: float                     # greedy: log P; beam: log P / lp
+    steps: list[StepTrace] | None = None
+
+
+def length_penalty(length: int, alpha: float) -> float:
+    return ((5 + length) / 6) ** alpha
+
+
+def default_max_len(model: Transformer, src_len: int) -> int:
+    return min(model.cfg.max_len - 1, 2 * src_len + 10)
+
+
+class _Stepper:
+    """Runs the decoder one token at a time over a KV cache, for n parallel hypotheses."""
+
+    def __init__(self, model: Transformer, src: torch.Tensor, n: int, probe: Probe | None):
+        cfg = model.cfg
+        self.model, self.probe = model, probe
+        src_mask = make_src_mask(src, cfg.pad_id)                     # (1, 1, 1, S)
+        memory = model.encode(src, src_mask, probe)                   # (1, S, d_model)
+        self.memory = memory.expand(n, -1, -1)                        # (n, S, d_model)
+        self.src_mask = src_mask.expand(n, -1, -1, -1)
+        self.cache = [{} for _ in model.decoder]
+        self.pos = 0
+
+    def reorder(self, index: torch.Tensor) -> None:
+        """Keep hypotheses `index` (beam search), in that order."""
+        self.memory, self.src_mask = self.memory[index], self.src_mask[index]
+        for layer in self.cache:
+            for part in layer.values():
+                part["k"], part["v"] = part["k"][index], part["v"][index]
+
+    def log_probs(self, last: torch.Tensor) -> torch.Tensor:
+        """last: (n,) the newest token of each hypothesis -> (n, V) log P(next token)."""
+        x = self.model.decode(last.unsqueeze(1), self.memory, self.src_mask, None,
+                              self.probe, self.cache, start=self.pos)  # (n, 1, d_model)
+        self.pos += 1
+        return next_log_probs(self.model, x[:, -1])
+
+    def cross_row(self) -> torch.Tensor:
+        """This step's encoder-decoder attention: (n, n_layers, h, S)."""
+        rows = [w[:, :, -1] for w in self.probe.all_weights("cross")]  # each (n, h, S)
+        return torch.stack(rows, dim=1)
+
+
+def next_log_probs(model: Transformer, x: torch.Tensor) -> torch.Tensor:
+    """(n, d_model) last decoder states -> (n, V) log-probabilities; PAD and BOS are never produced."""
+    logits = model.generator(x).float()
+    logits[:, [model.cfg.pad_id, model.cfg.bos_id]] = float("-inf")
+    return torch.log_softmax(logits, dim=-1)
+
+
+def _probe(trace: bool, heads_off) -> Probe | None:
+    if trace or heads_off:
+        return Probe(record=trace, heads_off=heads_off)
+    return None
+
+
+@torch.no_grad()
+def greedy_decode(model: Transformer, src: list[int], max_len: int | None = None, trace: bool = False,
+                  top_k: int = 5, heads_off: dict[str, list[int]] | None = None) -> Decoded:
+    """src: source ids (BOS … EOS).  Picks the most likely token at each step."""
+    model.eval()
+    cfg = model.cfg
+    max_len = max_len or default_max_len(model, len(src))
+    stepper = _Stepper(model, torch.tensor([src]), 1, _probe(trace, heads_off))
+    out, score, steps = [cfg.bos_id], 0.0, [] if trace else None
+    for step in range(max_len):
+        logp = stepper.log_probs(torch.tensor([out[-1]]))[0]          # (V,)
+        token = int(logp.argmax())
+        score += float(logp[token])
+        if trace:
+            top = logp.exp().topk(top_k)
+            steps.append(StepTrace(step, [list(out)], [top.indices.tolist()], [top.values.tolist()],
+                                   stepper.cross_row(), [(out[1:] + [token], score)]))
+        out.append(token)
+        if token == cfg.eos_id:
+            break
+    ids = [t for t in out[1:] if t != cfg.eos_id]
+    return Decoded(ids, score, steps)
+
+
+@torch.no_grad()
+def greedy_decode_batch(model: Transformer, src: torch.Tensor, max_len: int | None = None) -> list[list[int]]:
+    """Greedy decoding of a padded batch src: (B, S), for validation BLEU.  -> B lists of ids."""
+    model.eval()
+    cfg = model.cfg
+    B = src.size(0)
+    max_len = max_len or default_max_len(model, src.size(1))
+    src_mask = make_src_mask(src, cfg.pad_id)                          # (B, 1, 1, S)
+    memory = model.encode(src, src_mask)
+    cache = [{} for _ in model.decoder]
+    last = torch.full((B, 1), cfg.bos_id, dtype=torch.long, device=src.device)
+    done = torch.zeros(B, dtype=torch.bool, device=src.device)
+    outputs = []
+    for pos in range(max_len):
+        x = model.decode(last, memory, src_mask, None, None, cache, start=pos)
+        last = next_log_probs(model, x[:, -1]).argmax(-1, keepdim=True)  # (B, 1)
+        last = last.masked_fill(done.unsqueeze(1), cfg.pad_id)
+        outputs.append(last)
+        done |= last.squeeze(1) == cfg.eos_id
+        if done.all():
+            break
+    result = []
+    for row in torch.cat(outputs, dim=1).tolist():
+        ids = []
+        for t in row:
+            if t in (cfg.eos_id, cfg.pad_id):
+                break
+            ids.append(t)
+        result.append(ids)
+    return result
+
+
+@torch.no_grad()
+def beam_search(model: Transformer, src: list[int], beam: int = 4, alpha: float = 0.6,
+                max_len: int | None = None, trace: bool = False, top_k: int = 5,
+                heads_off: dict[str, list[int]] | None = None) -> Decoded:
+    """Keeps the `beam` best hypotheses by log P; finished ones are ranked by log P / lp."""
+    model.eval()
+    cfg = model.cfg
+    max_len = max_len or default_max_len(model, len(src))
+    stepper = _Stepper(model, torch.tensor([src]), 1, _probe(trace, heads_off))
+    alive = [[cfg.bos_id]]
+    alive_scores = torch.zeros(1)
+    finished: list[tuple[list[int], float]] = []   # (ids without BOS/EOS, normalized score)
+    steps = [] if trace else None
+    for step in range(max_len):
+        logp = stepper.log_probs(torch.tensor([h[-1] for h in alive]))  # (n, V)
+        cand = (alive_scores.unsqueeze(1) + logp).view(-1)               # (n·V,)
+        top_scores, top_index = cand.topk(min(2 * beam, cand.numel()))
+        keep, kept_scores, origins = [], [], []
+        for s, idx in zip(top_scores.tolist(), top_index.tolist()):
+            origin, token = divmod(idx, logp.size(1))
+            ids = alive[origin][1:] + [token]
+            if token == cfg.eos_id:
+                finished.append((ids[:-1], s / length_penalty(len(ids), alpha)))
+            elif len(keep) < beam:
+                keep.append(alive[origin] + [token])
+                kept_scores.append(s)
+                origins.append(origin)
+        if trace:
+            top = logp.exp().topk(top_k, dim=-1)
+            steps.append(StepTrace(step, [list(h) for h in alive], top.indices.tolist(),
+                                   top.values.tolist(), stepper.cross_row(),
+                                   [(h[1:], s) for h, s in zip(keep, kept_scores)]))
+        if len(finished) >= beam or not keep:
+            break
+        alive, alive_scores = keep, torch.tensor(kept_scores)
+        stepper.reorder(torch.tensor(origins))
+    else:  # max_len reached: the live hypotheses compete as they are
+        finished += [(h[1:], s / length_penalty(len(h) - 1, alpha)) for h, s in zip(alive, alive_scores.tolist())]
+    ids, score = max(finished, key=lambda f: f[1])
+    return Decoded(ids, score, steps)
