@@ -1,0 +1,57 @@
+import pytest
+import sacrebleu
+
+from transformer_core.bleu import SMOOTH_METHODS, corpus_breakdown, lecture_score, sentence_breakdown
+
+PAIRS = [
+    ("the cat sat on the mat", ["the cat is on the mat"]),
+    ("the the the the", ["the cat"]),
+    ("completely different words", ["nothing in common here"]),      # zero matches
+    ("a", ["a b c d e f"]),                                           # short hypothesis
+    ("", ["a b"]),                                                    # empty hypothesis
+    ("It is a guide to action.", ["It is a guide to action that ensures", "It is the guiding principle."]),
+    ("나는 사과를 정말 좋아한다", ["나는 빨간 사과를 정말 좋아한다"]),
+]
+
+
+@pytest.mark.parametrize("hyp,refs", PAIRS)
+@pytest.mark.parametrize("smooth", SMOOTH_METHODS)
+@pytest.mark.parametrize("tok", ["13a", "char"])
+def test_sentence_score_equals_sacrebleu(hyp, refs, smooth, tok):
+    ours = sentence_breakdown(hyp, refs, smooth_method=smooth, tokenize=tok)
+    theirs = sacrebleu.sentence_bleu(hyp, refs, smooth_method=smooth, tokenize=tok)
+    assert abs(ours.score - theirs.score) < 1e-6
+    if smooth != "add-k":          # sacrebleu reports add-k's counts with k already added
+        assert ours.counts == theirs.counts and ours.totals == theirs.totals
+    assert abs(ours.bp - theirs.bp) < 1e-9
+    assert (ours.sys_len, ours.ref_len) == (theirs.sys_len, theirs.ref_len)
+
+
+@pytest.mark.parametrize("smooth", SMOOTH_METHODS)
+def test_corpus_score_equals_sacrebleu(smooth):
+    hyps = [h for h, _ in PAIRS]
+    refs = [[r[0] for _, r in PAIRS]]
+    ours = corpus_breakdown(hyps, refs, smooth_method=smooth)
+    theirs = sacrebleu.corpus_bleu(hyps, refs, smooth_method=smooth)
+    assert abs(ours.score - theirs.score) < 1e-6
+    assert [round(p, 9) for p in ours.precisions] == [round(p, 9) for p in theirs.precisions]
+
+
+def test_clipping():
+    b = sentence_breakdown("the the the the", ["the cat"])
+    assert b.counts[0] == 1 and b.totals[0] == 4
+    (row,) = b.clipped
+    assert row.ngram == ("the",) and row.hyp_count == 4 and row.ref_count == 1 and row.clipped == 3
+    assert b.raw_precisions[0] == 25.0
+
+
+def test_zero_matches_and_brevity():
+    b = sentence_breakdown("x y", ["a b c d"])
+    assert b.score == 0.0 and b.counts == [0, 0, 0, 0]
+    short = sentence_breakdown("a b", ["a b c d"])
+    assert abs(short.bp - 0.36787944117) < 1e-9          # exp(1 - 4/2)
+
+
+def test_lecture_variant():
+    b = sentence_breakdown("the cat sat on the mat", ["the cat sat on the mat"])
+    assert b.score == pytest.approx(100.0) and lecture_score(b) == pytest.approx(100.0)

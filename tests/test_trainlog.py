@@ -1,0 +1,44 @@
+import json
+
+import pytest
+
+from transformer_core.trainlog import LogPathError, find_logs, parse_log, read_log, resolve_log_path
+
+
+def _write(path, rows, tail=""):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows) + tail, encoding="utf-8")
+
+
+def test_parse_train_and_valid_lines(tmp_path):
+    rows = [{"step": 1, "lr": 1e-4, "loss": 9.0, "tokens_per_s": 1000, "elapsed": 1.0},
+            {"step": 2, "lr": 2e-4, "loss": 8.0, "tokens_per_s": 1100, "elapsed": 2.0},
+            {"step": 2, "valid_loss": 7.5, "bleu": 1.2, "elapsed": 3.0}]
+    log_path = tmp_path / "checkpoints" / "m" / "train_log.jsonl"
+    _write(log_path, rows, tail='{"step": 3, "lo')       # half-written last line
+    log = read_log(log_path)
+    assert log.train["step"] == [1, 2] and log.train["lr"] == [1e-4, 2e-4]
+    assert log.valid["bleu"] == [1.2] and log.skipped == 1 and log.last_step == 2
+    assert find_logs(tmp_path) == [log_path]
+
+
+def test_parse_garbage():
+    log = parse_log('not json\n[1, 2]\n{"loss": 1}\n{"step": "x"}\n{"step": 5, "loss": NaN}\n')
+    assert log.train["step"] == [5] and log.train["loss"] == [None] and log.skipped == 4
+
+
+def test_resolve_log_path(tmp_path):
+    ok = tmp_path / "runs" / "a" / "train_log.jsonl"
+    _write(ok, [{"step": 1}])
+    assert resolve_log_path("runs/a/train_log.jsonl", tmp_path) == ok.resolve()
+    (tmp_path / "secret.jsonl").write_text("{}")
+    for text, reason in [("", "empty"), ("/etc/passwd", "outside"), ("runs/../secret.jsonl", "outside"),
+                         ("runs/a/missing.jsonl", "not_found"), ("runs/a", "not_jsonl"),
+                         (str(tmp_path / "secret.jsonl"), "outside")]:
+        with pytest.raises(LogPathError) as err:
+            resolve_log_path(text, tmp_path)
+        assert err.value.reason == reason
+    link = tmp_path / "runs" / "link.jsonl"
+    link.symlink_to(tmp_path / "secret.jsonl")
+    with pytest.raises(LogPathError):
+        resolve_log_path("runs/link.jsonl", tmp_path)

@@ -1,0 +1,118 @@
+"""Reading a training log: JSON lines with step, lr, loss, tokens_per_s, elapsed on training lines
+and step, valid_loss, bleu (and elapsed) on validation lines.
+
+Reading is forgiving: a line that is not JSON (for example the half-written last line of a
+log that is still growing) is skipped and counted, never raised.
+"""
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+
+LOG_NAME = "train_log.jsonl"
+TRAIN_KEYS = ("lr", "loss", "tokens_per_s", "elapsed")
+VALID_KEYS = ("valid_loss", "bleu", "elapsed")
+ALLOWED_DIRS = ("runs", "checkpoints")
+MAX_BYTES = 64 * 1024 * 1024
+
+
+class LogPathError(ValueError):
+    """A log path the app will not read.  .reason is one of: empty, outside, not_jsonl, not_found."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass
+class TrainLog:
+    train: dict[str, list[float]] = field(default_factory=lambda: {k: [] for k in ("step", *TRAIN_KEYS)})
+    valid: dict[str, list[float]] = field(default_factory=lambda: {k: [] for k in ("step", *VALID_KEYS)})
+    skipped: int = 0        # lines that were not a JSON object with a step
+
+    @property
+    def empty(self) -> bool:
+        return not self.train["step"] and not self.valid["step"]
+
+    @property
+    def last_step(self) -> int | None:
+        steps = self.train["step"] + self.valid["step"]
+        return int(max(steps)) if steps else None
+
+
+def _number(value) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    value = float(value)
+    return value if math.isfinite(value) else None
+
+
+def parse_log(text: str) -> TrainLog:
+    log = TrainLog()
+    for line in text.splitlines():
+        line = line.strip()
+        if not line:
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError:
+            log.skipped += 1
+            continue
+        step = _number(row.get("step")) if isinstance(row, dict) else None
+        if step is None:
+            log.skipped += 1
+            continue
+        is_valid = "valid_loss" in row or "bleu" in row
+        keys, table = (VALID_KEYS, log.valid) if is_valid else (TRAIN_KEYS, log.train)
+        table["step"].append(step)
+        for key in keys:
+            table[key].append(_number(row.get(key)))   # None where missing: a gap in the plot
+    return log
+
+
+def read_log(path: str | Path) -> TrainLog:
+    """Read a train_log.jsonl (at most the last 64 MiB)."""
+    path = Path(path)
+    with path.open("rb") as fh:
+        size = fh.seek(0, 2)
+        fh.seek(max(0, size - MAX_BYTES))
+        data = fh.read()
+    text = data.decode("utf-8", errors="replace")
+    if size > MAX_BYTES:                       # drop the partial first line
+        text = text.split("\n", 1)[-1]
+    return parse_log(text)
+
+
+def find_logs(root: str | Path, folder: str = "checkpoints") -> list[Path]:
+    """root/checkpoints/<name>/train_log.jsonl files, sorted by name."""
+    base = Path(root) / folder
+    if not base.is_dir():
+        return []
+    return sorted(p for p in base.glob(f"*/{LOG_NAME}") if p.is_file())
+
+
+def resolve_log_path(text: str, root: str | Path, allowed: tuple[str, ...] = ALLOWED_DIRS) -> Path:
+    """A user-typed log path, accepted only inside root/runs or root/checkpoints and ending .jsonl.
+
+    Relative paths are taken from root.  Symbolic links and '..' are resolved before the check.
+    Raises LogPathError(reason).
+    """
+    text = (text or "").strip()
+    if not text:
+        raise LogPathError("empty")
+    if "\x00" in text:
+        raise LogPathError("outside")
+    root = Path(root).resolve()
+    candidate = Path(text).expanduser()
+    if not candidate.is_absolute():
+        candidate = root / candidate
+    resolved = candidate.resolve()
+    if not any(resolved.is_relative_to(root / name) and resolved != root / name for name in allowed):
+        raise LogPathError("outside")
+    if resolved.suffix != ".jsonl":
+        raise LogPathError("not_jsonl")
+    if not resolved.is_file():
+        raise LogPathError("not_found")
+    return resolved
