@@ -5,3 +5,33 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+
+
+# --- Core test fixtures (tests/test_checkpoint.py, tests/test_train.py) ----------------------
+
+import itertools  # noqa: E402
+
+import pytest  # noqa: E402
+
+_SUBJECTS = [("the cat", "die katze"), ("the dog", "der hund"), ("the man", "der mann"),
+             ("the woman", "die frau"), ("the child", "das kind")]
+_VERBS = [("sees", "sieht"), ("likes", "mag"), ("finds", "findet"), ("hears", "hört")]
+_OBJECTS = [("the house", "das haus"), ("the apple", "den apfel"), ("the book", "das buch"),
+            ("the car", "das auto"), ("the tree", "den baum")]
+
+
+@pytest.fixture(scope="session")
+def toy_pairs() -> list[tuple[str, str]]:
+    """100 generated en -> de sentence pairs of a tiny grammar: 'the cat sees the house.'"""
+    return [(f"{s} {v} {o}.", f"{s_de} {v_de} {o_de}.")
+            for (s, s_de), (v, v_de), (o, o_de) in itertools.product(_SUBJECTS, _VERBS, _OBJECTS)]
+
+
+@pytest.fixture(scope="session")
+def toy_spm(tmp_path_factory, toy_pairs) -> Path:
+    """A tiny joint SentencePiece model (about 50 pieces) trained on toy_pairs; returns spm.model's path."""
+    from transformer_core.tokenizer import train_tokenizer
+
+    path = tmp_path_factory.mktemp("toy_spm") / "spm.model"
+    train_tokenizer([text for pair in toy_pairs for text in pair], path, vocab_size=64)
+    return path
