@@ -1,0 +1,94 @@
+# Attention Atlas. On a fresh machine two commands are enough:
+#   make run    # virtual environment + pinned requirements, then the app on http://localhost:8501
+#   make test   # the same + test tools + Debian's chromium, then the test suite
+# Every target is idempotent: a stamp file keyed on the requirements files' contents
+# makes a second run skip straight to the work.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := help
+
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+TORCH_VERSION := 2.13.0
+# Extra pip options for torch only, e.g. TORCH_PIP_ARGS="--index-url https://download.pytorch.org/whl/cpu"
+# on a machine whose pip has no local torch wheel. GPU users install the CUDA build of
+# torch $(TORCH_VERSION) into $(VENV) first; it then satisfies torch==$(TORCH_VERSION) as is.
+TORCH_PIP_ARGS ?=
+# Debian packages for browser tests: the browser itself and fonts for the Korean UI.
+BROWSER_PKGS := chromium fonts-noto-cjk
+
+# Tests use Debian's /usr/bin/chromium; Playwright must never download a browser.
+export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD := 1
+export PIP_DISABLE_PIP_VERSION_CHECK := 1
+
+RUN_HASH := $(shell cat requirements.txt | sha256sum | cut -c1-16)
+DEV_HASH := $(shell cat requirements.txt requirements-dev.txt | sha256sum | cut -c1-16)
+RUN_STAMP := $(VENV)/.stamp-run-$(RUN_HASH)
+DEV_STAMP := $(VENV)/.stamp-dev-$(DEV_HASH)
+
+.PHONY: help run test dev deps browser lint docker-smoke ci clean
+
+help:
+	@echo "make run           start the app (http://localhost:8501)"
+	@echo "make test          run the test suite"
+	@echo "make lint          hadolint on the Dockerfile"
+	@echo "make docker-smoke  build and run the Docker image with podman, check the home page"
+	@echo "make ci            everything CI runs (.ci/run)"
+	@echo "make clean         remove $(VENV) and out/"
+
+run: deps
+	$(BIN)/streamlit run app.py
+
+test: dev
+	$(BIN)/python -m pytest -q tests
+
+deps: $(RUN_STAMP)
+dev: $(DEV_STAMP) browser
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+# torch first, on its own: pinned, from pip's find-links (the local CPU wheel) or
+# TORCH_PIP_ARGS; nothing after it may ask for another torch.
+$(RUN_STAMP): requirements.txt | $(BIN)/python
+	$(BIN)/python -m pip install -q $(TORCH_PIP_ARGS) "torch==$(TORCH_VERSION)"
+	$(BIN)/python -m pip install -q -r requirements.txt
+	$(BIN)/python -c "import torch; v = torch.__version__; assert v.split('+')[0] == '$(TORCH_VERSION)', v"
+	rm -f $(VENV)/.stamp-run-*
+	touch $@
+
+$(DEV_STAMP): requirements-dev.txt $(RUN_STAMP)
+	$(BIN)/python -m pip install -q -r requirements-dev.txt
+	$(BIN)/python -c "import torch; v = torch.__version__; assert v.split('+')[0] == '$(TORCH_VERSION)', v"
+	rm -f $(VENV)/.stamp-dev-*
+	touch $@
+
+# Debian's chromium (and CJK fonts) when missing: installed only as root, else a hint.
+browser:
+	@missing=""; \
+	for p in $(BROWSER_PKGS); do \
+	  dpkg-query -W -f='$${Status}' "$$p" 2>/dev/null | grep -q 'install ok installed' || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ] || [ ! -x /usr/bin/chromium ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "apt-get install$$missing"; \
+	    DEBIAN_FRONTEND=noninteractive apt-get update -qq; \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $(BROWSER_PKGS) >/dev/null; \
+	  else \
+	    echo "WARNING: missing$$missing; browser tests need: sudo apt-get install $(BROWSER_PKGS)" >&2; \
+	  fi; \
+	fi
+
+lint: $(DEV_STAMP)
+	$(BIN)/hadolint Dockerfile
+
+docker-smoke: dev
+	bash scripts/docker_smoke.sh
+
+ci:
+	bash .ci/run
+
+clean:
+	rm -rf $(VENV) out
