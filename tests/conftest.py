@@ -35,3 +35,14 @@ def toy_spm(tmp_path_factory, toy_pairs) -> Path:
     path = tmp_path_factory.mktemp("toy_spm") / "spm.model"
     train_tokenizer([text for pair in toy_pairs for text in pair], path, vocab_size=64)
     return path
+
+
+@pytest.fixture(scope="module")
+def one_thread():
+    """torch on one thread for the module (tiny tensors on a shared CPU: more threads only contend)."""
+    import torch
+
+    old = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(old)

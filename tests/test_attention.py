@@ -9,6 +9,8 @@ from transformer_core.attention import MultiHeadAttention, attention_steps
 from transformer_core.masks import make_src_mask, make_trg_mask
 from transformer_core.probe import Probe
 
+pytestmark = pytest.mark.usefixtures("one_thread")
+
 D, H = 32, 4
 TOL = dict(atol=1e-5, rtol=1e-5)  # the peer checks' tolerance: 1e-5 (float32)
 

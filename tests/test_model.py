@@ -10,6 +10,8 @@ from transformer_core.masks import subsequent_mask
 from transformer_core.model import Transformer
 from transformer_core.probe import Probe
 
+pytestmark = pytest.mark.usefixtures("one_thread")
+
 PAD, BOS, EOS = 0, 2, 3
 TOL = dict(atol=1e-5, rtol=1e-5)  # peer and fast/traced tolerance: 1e-5 (float32)
 CFG = ModelConfig(vocab_size=40, d_model=32, n_heads=4, n_encoder_layers=2, n_decoder_layers=2,
