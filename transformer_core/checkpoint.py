@@ -1,0 +1,182 @@
+"""The checkpoint folder: config.json, model.safetensors, spm.model, train_log.jsonl, MODEL_CARD.md.
+
+Loading validates everything and raises CheckpointError with a clear message on each fault.
+The same folder works with the Hugging Face Hub (save_pretrained / from_pretrained / push_to_hub).
+Weights are only ever read with safetensors: nothing is unpickled.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import torch
+from safetensors import SafetensorError
+from safetensors.torch import load_file, save_file
+
+from .config import ConfigError, ModelConfig
+from .model import Transformer
+from .tokenizer import Tokenizer, TokenizerError
+
+CONFIG, WEIGHTS, TOKENIZER, LOG, CARD, EXAMPLES = (
+    "config.json", "model.safetensors", "spm.model", "train_log.jsonl", "MODEL_CARD.md", "examples.json")
+REQUIRED = (CONFIG, WEIGHTS, TOKENIZER)
+FILES = (*REQUIRED, LOG, CARD, EXAMPLES)
+
+
+class CheckpointError(ValueError):
+    """A checkpoint that cannot be loaded; the message says why."""
+
+
+@dataclass
+class Checkpoint:
+    path: Path
+    config: ModelConfig
+    model: Transformer
+    tokenizer: Tokenizer
+    card: str = ""
+    examples: list[dict] = field(default_factory=list)  # [{"src": …, "ref": …}], the app's example sentences
+
+    @property
+    def name(self) -> str:
+        return self.path.name
+
+    @property
+    def log_path(self) -> Path | None:
+        log = self.path / LOG
+        return log if log.is_file() else None
+
+
+def save_checkpoint(folder: str | Path, model: Transformer, tokenizer_file: str | Path,
+                    card: str | None = None, examples: list[dict] | None = None) -> Path:
+    """Write config, weights and tokenizer (and optionally card and examples) into folder."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    model.cfg.save(folder / CONFIG)
+    state = {k: v.detach().contiguous().cpu() for k, v in model.state_dict().items()}
+    save_file(state, str(folder / WEIGHTS), metadata={"format": "pt"})
+    if Path(tokenizer_file).resolve() != (folder / TOKENIZER).resolve():
+        shutil.copyfile(tokenizer_file, folder / TOKENIZER)
+    if card is not None:
+        (folder / CARD).write_text(card, encoding="utf-8")
+    if examples is not None:
+        (folder / EXAMPLES).write_text(json.dumps(examples, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    return folder
+
+
+def _read_weights(path: Path) -> dict[str, torch.Tensor]:
+    try:
+        return load_file(str(path))
+    except (SafetensorError, OSError, ValueError, RuntimeError) as err:
+        raise CheckpointError(f"{WEIGHTS} is not a valid safetensors file ({err})") from None
+
+
+def _check_state(state: dict[str, torch.Tensor], model: Transformer) -> None:
+    expected = model.state_dict()
+    missing = sorted(set(expected) - set(state))
+    unexpected = sorted(set(state) - set(expected))
+    if missing:
+        raise CheckpointError(f"{WEIGHTS} lacks tensors the config needs: {', '.join(missing[:5])}"
+                              + (f" and {len(missing) - 5} more" if len(missing) > 5 else ""))
+    if unexpected:
+        raise CheckpointError(f"{WEIGHTS} has tensors the config does not know: {', '.join(unexpected[:5])}")
+    for name, tensor in state.items():
+        want = tuple(expected[name].shape)
+        if tuple(tensor.shape) != want:
+            raise CheckpointError(f"tensor '{name}' has shape {tuple(tensor.shape)}, but config.json implies {want}")
+        if not tensor.is_floating_point():
+            raise CheckpointError(f"tensor '{name}' has dtype {tensor.dtype}; expected floating point")
+        if not torch.isfinite(tensor).all():
+            raise CheckpointError(f"tensor '{name}' holds NaN or infinite values")
+
+
+def load_checkpoint(folder: str | Path) -> Checkpoint:
+    """Load and validate a checkpoint folder; the model is returned in eval mode on the CPU."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise CheckpointError(f"checkpoint folder not found: {folder}")
+    missing = [f for f in REQUIRED if not (folder / f).is_file()]
+    if missing:
+        raise CheckpointError(f"checkpoint is missing {', '.join(missing)} (a checkpoint holds {', '.join(REQUIRED)})")
+    try:
+        config = ModelConfig.load(folder / CONFIG)
+    except (ConfigError, TypeError) as err:
+        raise CheckpointError(f"{CONFIG}: {err}") from None
+    try:
+        tokenizer = Tokenizer.load(folder / TOKENIZER)
+    except TokenizerError as err:
+        raise CheckpointError(f"{TOKENIZER}: {err}") from None
+    if tokenizer.vocab_size != config.vocab_size:
+        raise CheckpointError(f"vocabulary mismatch: {TOKENIZER} has {tokenizer.vocab_size} pieces, "
+                              f"{CONFIG} says vocab_size = {config.vocab_size}")
+    specials = {"pad_id": tokenizer.pad_id, "unk_id": tokenizer.unk_id,
+                "bos_id": tokenizer.bos_id, "eos_id": tokenizer.eos_id}
+    for name, value in specials.items():
+        if getattr(config, name) != value:
+            raise CheckpointError(f"vocabulary mismatch: {TOKENIZER} has {name} = {value}, "
+                                  f"{CONFIG} says {getattr(config, name)}")
+    model = Transformer(config)
+    state = _read_weights(folder / WEIGHTS)
+    _check_state(state, model)
+    model.load_state_dict(state)
+    model.eval()
+    card = (folder / CARD).read_text(encoding="utf-8", errors="replace") if (folder / CARD).is_file() else ""
+    return Checkpoint(folder, config, model, tokenizer, card, _read_examples(folder / EXAMPLES))
+
+
+def _read_examples(path: Path) -> list[dict]:
+    if not path.is_file():
+        return []
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise CheckpointError(f"{EXAMPLES} is not valid JSON: {err}") from None
+    if not isinstance(data, list) or not all(isinstance(e, dict) and isinstance(e.get("src"), str) for e in data):
+        raise CheckpointError(f"{EXAMPLES} must be a list of {{\"src\": …, \"ref\": …}} objects")
+    return data
+
+
+# --- Hugging Face Hub -------------------------------------------------------------------------
+
+def save_pretrained(checkpoint: Checkpoint, folder: str | Path) -> Path:
+    """Copy a loaded checkpoint's files into folder, ready for push_to_hub or from_pretrained."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in FILES:
+        if (checkpoint.path / name).is_file() and (checkpoint.path / name).resolve() != (folder / name).resolve():
+            shutil.copyfile(checkpoint.path / name, folder / name)
+    return folder
+
+
+def from_pretrained(repo_id: str, revision: str | None = None, cache_dir: str | Path | None = None,
+                    local_files_only: bool = False) -> Checkpoint:
+    """Load "user/repo" from the Hub, or from its local cache (local_files_only or HF_HUB_OFFLINE=1)."""
+    from huggingface_hub import snapshot_download
+    from huggingface_hub.errors import HfHubHTTPError, LocalEntryNotFoundError, RepositoryNotFoundError
+    from huggingface_hub.utils import HFValidationError
+
+    try:
+        folder = snapshot_download(repo_id, revision=revision, cache_dir=cache_dir,
+                                   allow_patterns=list(FILES), local_files_only=local_files_only)
+    except HFValidationError as err:
+        raise CheckpointError(f"'{repo_id}' is not a valid Hugging Face repo id: {err}") from None
+    except RepositoryNotFoundError:
+        raise CheckpointError(f"Hugging Face repo '{repo_id}' was not found") from None
+    except LocalEntryNotFoundError:
+        raise CheckpointError(f"'{repo_id}' is not in the local Hugging Face cache and the Hub "
+                              "cannot be reached") from None
+    except (HfHubHTTPError, OSError) as err:
+        raise CheckpointError(f"could not download '{repo_id}': {err}") from None
+    return load_checkpoint(folder)
+
+
+def push_to_hub(folder: str | Path, repo_id: str, token: str | None = None, private: bool = False) -> str:
+    """Upload a checkpoint folder (validated first) to the Hub; returns the repo URL."""
+    from huggingface_hub import HfApi
+
+    load_checkpoint(folder)
+    api = HfApi(token=token)
+    url = api.create_repo(repo_id, private=private, exist_ok=True)
+    api.upload_folder(folder_path=str(folder), repo_id=repo_id, allow_patterns=list(FILES))
+    return str(url)

@@ -1,0 +1,70 @@
+"""Score a checkpoint on a data split with sacrebleu.
+
+    python -m transformer_core.evaluate --checkpoint DIR --split test [--data DIR] [--beam N]
+
+prints BLEU and chrF with sacrebleu's signatures.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from sacrebleu.metrics import BLEU, CHRF
+
+from .checkpoint import CheckpointError, load_checkpoint
+from .data import read_split
+from .translate import translate_lines
+
+TRAINING = "training.json"  # written by train.py into the checkpoint: args, data folder, results
+
+
+def bleu_tokenize(lang: str) -> str:
+    """sacrebleu tokenizer for the target language: 13a, or characters for Korean (no word spaces rule)."""
+    return "char" if lang == "ko" else "13a"
+
+
+def score(hyps: list[str], refs: list[str], lang: str) -> dict:
+    bleu, chrf = BLEU(tokenize=bleu_tokenize(lang)), CHRF()
+    b, c = bleu.corpus_score(hyps, [refs]), chrf.corpus_score(hyps, [refs])
+    return {"bleu": round(b.score, 2), "chrf": round(c.score, 2), "n": len(hyps),
+            "bleu_signature": str(bleu.get_signature()), "chrf_signature": str(chrf.get_signature())}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
+    parser.add_argument("--checkpoint", required=True)
+    parser.add_argument("--split", default="test", choices=["train", "valid", "test"])
+    parser.add_argument("--data", help="data folder (default: the one the checkpoint was trained on)")
+    parser.add_argument("--beam", type=int, default=4)
+    parser.add_argument("--limit", type=int, help="score only the first N pairs")
+    args = parser.parse_args(argv)
+    try:
+        ckpt = load_checkpoint(args.checkpoint)
+    except CheckpointError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    data = args.data
+    if data is None and (ckpt.path / TRAINING).is_file():
+        data = json.loads((ckpt.path / TRAINING).read_text(encoding="utf-8"))["data"]["folder"]
+    if data is None:
+        print("error: pass --data: the checkpoint does not say which data it was trained on", file=sys.stderr)
+        return 2
+    cfg = ckpt.config
+    try:
+        pairs = read_split(Path(data), args.split, cfg.src_lang, cfg.tgt_lang)
+    except FileNotFoundError as err:
+        print(f"error: {err}. Build the data first (python -m transformer_core.data --help).", file=sys.stderr)
+        return 2
+    pairs = pairs[:args.limit] if args.limit else pairs
+    hyps = translate_lines(ckpt, [s for s, _ in pairs], beam=args.beam)
+    result = score(hyps, [t for _, t in pairs], cfg.tgt_lang)
+    print(f"BLEU = {result['bleu']:.2f}  ({result['bleu_signature']})")
+    print(f"chrF = {result['chrf']:.2f}  ({result['chrf_signature']})")
+    print(f"{result['n']} sentences, {args.split} split of {data}, beam {args.beam}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

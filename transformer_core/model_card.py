@@ -1,0 +1,68 @@
+"""MODEL_CARD.md, rendered from the training record (training.json) that train.py writes."""
+from __future__ import annotations
+
+
+def render_card(t: dict) -> str:
+    cfg, data, test = t["config"], t["data"], t["test"]
+    m = data["manifest"]
+    sources = m.get("sources") or [m.get("source", {})]
+    source_lines = "\n".join(
+        f"- **{s.get('name', '?')}** {s.get('version', '')} ({s.get('description', '')}); "
+        f"licence: {s.get('license', s.get('licence', 'unknown'))}; sha256 `{s.get('sha256', '?')}`"
+        for s in sources)
+    counts = "\n".join(f"| {k} | {v:,} |" if isinstance(v, int) else f"| {k} | {v} |"
+                       for k, v in (m.get("counts") or {}).items())
+    minutes = t["wall_time_s"] / 60
+    return f"""# {cfg['src_lang']}→{cfg['tgt_lang']} Transformer (Attention Atlas)
+
+A small encoder-decoder Transformer ("Attention Is All You Need"), trained by the
+Attention Atlas project with `python -m transformer_core.train` for teaching: every
+attention weight it computes can be inspected in the app.
+
+## Data
+{source_lines}
+
+The corpus was fetched and built by `{m.get('command', 'python -m transformer_core.data')}`;
+it is not redistributed with this checkpoint. Counts:
+
+| stage | pairs |
+|---|---|
+{counts}
+
+## Model
+| | |
+|---|---|
+| parameters | {t['parameters']:,} |
+| d_model / heads / d_k | {cfg['d_model']} / {cfg['n_heads']} / {cfg['d_model'] // cfg['n_heads']} |
+| layers (encoder + decoder) | {cfg['n_encoder_layers']} + {cfg['n_decoder_layers']} |
+| d_ff | {cfg['d_ff']} |
+| positional encoding | {cfg['positional']} |
+| joint SentencePiece vocabulary | {cfg['vocab_size']} |
+| max length (tokens) | {cfg['max_len']} |
+
+## Training
+| | |
+|---|---|
+| optimizer steps | {t['steps']:,} |
+| wall time | {minutes:.1f} min |
+| hardware | {t['hardware']} (world size {t['world_size']}) |
+| batch | {t['args']['max_tokens']} tokens per side × {t['args']['accum']} accumulation |
+| schedule | lrate = {t['args']['lr_scale']} · d_model^-0.5 · min(step^-0.5, step · {t['args']['warmup']}^-1.5) |
+| label smoothing / dropout | {t['args']['label_smoothing']} / {cfg['dropout']} |
+| torch | {t['torch']} |
+
+## Test results
+On the held-out test split ({test['n']:,} sentence pairs, never seen in training), beam {test['beam']}:
+
+| metric | score | sacrebleu signature |
+|---|---|---|
+| BLEU | {test['bleu']:.2f} | `{test['bleu_signature']}` |
+| chrF | {test['chrf']:.2f} | `{test['chrf_signature']}` |
+
+Reproduce: `python -m transformer_core.evaluate --checkpoint <this folder> --split test --beam {test['beam']}`
+(after building the data as above).
+
+## Limitations
+A small model trained briefly on a small corpus: expect short, simple sentences to work and
+long or unusual ones to fail. It is a teaching instrument, not a translation service.
+"""

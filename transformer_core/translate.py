@@ -1,0 +1,90 @@
+"""Translate sentences with a checkpoint.
+
+    python -m transformer_core.translate --checkpoint DIR [--beam N] [FILE|-]
+
+prints one translation per input line (greedy with --beam 1).
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import dataclass
+
+import torch
+
+from .checkpoint import Checkpoint, CheckpointError, load_checkpoint
+from .decoding import Decoded, beam_search, greedy_decode, greedy_decode_batch
+from .tokenizer import Tokenizer
+
+
+@dataclass
+class Translation:
+    src_ids: list[int]       # BOS … EOS, as the encoder sees them
+    out_ids: list[int]       # the output, without BOS / EOS
+    text: str
+    truncated: bool          # the input was cut to the model's max_len
+    decoded: Decoded
+
+
+def source_ids(tokenizer: Tokenizer, text: str, max_len: int) -> tuple[list[int], bool]:
+    """BOS + pieces + EOS, cut to max_len tokens.  Returns (ids, whether it was cut)."""
+    ids = tokenizer.encode(text)
+    truncated = len(ids) > max_len - 2
+    return [tokenizer.bos_id, *ids[:max_len - 2], tokenizer.eos_id], truncated
+
+
+def translate(ckpt: Checkpoint, text: str, beam: int = 4, alpha: float = 0.6, trace: bool = False,
+              heads_off: dict[str, list[int]] | None = None) -> Translation:
+    src, truncated = source_ids(ckpt.tokenizer, text, ckpt.config.max_len)
+    if beam > 1:
+        out = beam_search(ckpt.model, src, beam=beam, alpha=alpha, trace=trace, heads_off=heads_off)
+    else:
+        out = greedy_decode(ckpt.model, src, trace=trace, heads_off=heads_off)
+    return Translation(src, out.ids, ckpt.tokenizer.decode(out.ids), truncated, out)
+
+
+def translate_lines(ckpt: Checkpoint, lines: list[str], beam: int = 4, batch_size: int = 64) -> list[str]:
+    """Translate many sentences: batched greedy for beam 1, else one beam search per sentence."""
+    if beam > 1:
+        return [translate(ckpt, line, beam).text if line.strip() else "" for line in lines]
+    cfg = ckpt.config
+    srcs = [source_ids(ckpt.tokenizer, line, cfg.max_len)[0] for line in lines]
+    order = sorted(range(len(srcs)), key=lambda i: len(srcs[i]))  # similar lengths share a batch
+    results: dict[int, str] = {}
+    for start in range(0, len(order), batch_size):
+        idx = order[start:start + batch_size]
+        width = max(len(srcs[i]) for i in idx)
+        src = torch.tensor([srcs[i] + [cfg.pad_id] * (width - len(srcs[i])) for i in idx])
+        for i, ids in zip(idx, greedy_decode_batch(ckpt.model, src)):
+            results[i] = ckpt.tokenizer.decode(ids) if lines[i].strip() else ""
+    return [results[i] for i in range(len(lines))]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
+    parser.add_argument("--checkpoint", required=True, help="checkpoint folder")
+    parser.add_argument("--beam", type=int, default=4, help="beam size; 1 = greedy (default 4)")
+    parser.add_argument("input", nargs="?", default="-", help="text file, one sentence per line, or - for stdin")
+    args = parser.parse_args(argv)
+    if args.beam < 1:
+        parser.error("--beam must be at least 1")
+    try:
+        ckpt = load_checkpoint(args.checkpoint)
+    except CheckpointError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    try:
+        stream = sys.stdin if args.input == "-" else open(args.input, encoding="utf-8")
+        with stream:
+            lines = [line.rstrip("\n") for line in stream]
+    except (OSError, UnicodeDecodeError) as err:
+        print(f"error: cannot read {args.input}: {err}", file=sys.stderr)
+        return 2
+    torch.set_grad_enabled(False)
+    for text in translate_lines(ckpt, lines, args.beam):
+        print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
