@@ -1,0 +1,255 @@
+"""The corpus builder: Ding parsing and cleaning, split, dedup, local files, manifest."""
+import json
+import re
+import shutil
+import subprocess
+from collections import Counter
+
+import pytest
+
+from transformer_core import data
+from transformer_core.sources import DataError, Pair, ding
+from transformer_core.tokenizer import Tokenizer
+
+ANIMALS = [("Hund", "dog"), ("Katze", "cat"), ("Maus", "mouse"), ("Kuh", "cow"), ("Ziege", "goat"),
+           ("Ente", "duck"), ("Gans", "goose"), ("Eule", "owl"), ("Biene", "bee"), ("Fliege", "fly")]
+PLACES = [("im Garten", "in the garden"), ("am Fluss", "by the river"), ("im Wald", "in the forest"),
+          ("auf dem Dach", "on the roof"), ("vor dem Haus", "in front of the house"), ("im Stall", "in the barn")]
+
+# Lines in Ding's format, written for these tests: German :: English, ' | ' aligned sub-entries.
+HAND_LINES = [
+    "# Version :: test 2024-01-01",
+    "# License :: GPL Version 2 or later; GNU General Public License",
+    "Apfel {m} [bot.] | Äpfel {pl} | Ich habe gern Äpfel. :: apple | apples | I like apples.",
+    "Bahnhof {m} /Bhf./ [transp.] <Banhof> | Wo ist der Bahnhof? :: railway station [Br.]; train station [Am.] /Sta./ | Where is the train station?",
+    "Katze {f}; Mieze {f} [ugs.] | Katzen {pl} :: cat; kitty [coll.] | cats",
+    "jdm. etw. geben {vt} | Gib mir das Buch! :: to give sb. sth. | Give me the book!",
+    "Es war reiner/purer Zufall. / Es war Glück. :: It was sheer/pure coincidence.",
+    "Wohin fahren Sie (denn)? :: Where (exactly) are you going?",
+    "Der Name … wurde genannt. :: The name … was mentioned.",
+    "Er fragte nach jdm. :: He asked for sb.",
+    "Ja. :: Yes.",
+    "Das war's. :: That’s it.",
+    "kaputt {adj} | Die Uhr ist kaputt. | Die Uhr ist kaputt. :: broken | The clock is broken. | The clock is broken.",
+    "Auf Wiedersehen! Bis morgen! Und grüß deine Eltern von mir! Schlaf gut! :: Bye!",
+    "kaputt gehen {vi} :: to break",
+]
+
+
+def generated_lines() -> list[str]:
+    lines = []
+    for i, (tier, animal) in enumerate(ANIMALS):
+        for j, (ort, place) in enumerate(PLACES):
+            lines.append(f"Der {tier} schläft {ort}. :: The {animal} is sleeping {place}.")
+            if (i + j) % 5 == 0:  # a second German version of the same English sentence
+                lines.append(f"{ort.capitalize()} schläft der {tier}. :: The {animal} is sleeping {place}.")
+    lines.append("der Hund schläft im Garten {n} :: the dog is sleeping in the garden.")  # a phrase, same English
+    return lines
+
+
+@pytest.fixture()
+def ding_file(tmp_path):
+    path = tmp_path / "de-en"
+    path.write_text("\n".join(HAND_LINES + generated_lines()) + "\n", encoding="utf-8")
+    return path
+
+
+def build(args: list[str]) -> int:
+    return data.main([*args, "--vocab-size", "120"])
+
+
+def read_manifest(folder):
+    return json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+
+
+def test_synonyms_strip_tags_and_split_on_semicolons():
+    assert ding.synonyms("Bahnhof {m} /Bhf./ [transp.] <Banhof>") == ["Bahnhof"]
+    assert ding.synonyms("railway station [Br.]; train station [Am.] /Sta./") == ["railway station", "train station"]
+    assert ding.synonyms("mit {prp; +Dat.} (jdm./etw.) (zu (viel)) Mühe") == ["mit Mühe"]
+    assert ding.synonyms("Wohin fahren Sie (denn) ?") == ["Wohin fahren Sie?"]
+    assert ding.synonyms("{m} [coll.]") == []
+    assert ding.synonyms("runde Klammer / ( /") == []  # an unbalanced bracket: dropped
+
+
+def test_first_alternative():
+    assert ding.first_alternative("It was sheer/pure coincidence.") == "It was sheer coincidence."
+    assert ding.first_alternative("Ich bin erkältet / verkühlt / verschnupft.") == "Ich bin erkältet."
+    assert ding.first_alternative("Hör auf! / Lass das!") == "Hör auf!"
+    assert ding.first_alternative("We drove at 50 km/h on 24/7 duty.") == "We drove at 50 km/h on 24/7 duty."
+
+
+def test_sentence_classification():
+    assert ding.is_sentence("Where is the train station?", "Wo ist der Bahnhof?")
+    assert ding.is_sentence("'Stop!', he said.", "„Halt!“, sagte er.")
+    assert not ding.is_sentence("Yes.", "Ja.")                                  # too short
+    assert not ding.is_sentence("to give sb. sth.", "jdm. etw. geben")          # lower case, no end
+    assert not ding.is_sentence("He asked for sb.", "Er fragte nach jdm.")      # a slot
+    assert not ding.is_sentence("The name … was mentioned.", "Der Name … wurde genannt.")  # a gap
+    assert not ding.is_sentence("the dog is sleeping.", "der Hund schläft.")   # lower case
+
+
+def test_parse_line_pairs_sub_entries_and_synonyms():
+    counts = Counter()
+    pairs = ding.parse_line("Katze {f}; Mieze {f} [ugs.] | Katzen {pl} | Die Katze schläft. "
+                            ":: cat; kitty [coll.] | cats | The cat is asleep.", counts)
+    assert pairs == [Pair("cat", "Katze", "phrase"), Pair("kitty", "Mieze", "phrase"),
+                     Pair("cats", "Katzen", "phrase"), Pair("The cat is asleep.", "Die Katze schläft.")]
+    assert ding.parse_line("Haus | Häuser :: house", counts) == []  # unaligned sub-entries
+    assert counts == {"entries": 1, "sub_entries": 3, "malformed_lines": 1}
+
+
+def test_read_counts_and_train_only_sentences(ding_file):
+    pairs, counts, header = ding.read(ding_file)
+    assert header == ["Version :: test 2024-01-01", "License :: GPL Version 2 or later; GNU General Public License"]
+    assert counts["raw_lines"] == len(HAND_LINES) + len(generated_lines())
+    assert counts["comment_or_blank_lines"] == 2
+    assert counts["sentences"] + counts["phrases"] == len(pairs)
+    coincidence = next(p for p in pairs if "coincidence" in p.src)
+    assert coincidence == Pair("It was sheer coincidence.", "Es war reiner Zufall.", "sentence", evaluable=False)
+    assert counts["sentences_train_only"] == 1
+    assert Pair("Where are you going?", "Wohin fahren Sie?") in pairs
+
+
+def test_read_rejects_a_file_that_is_not_ding(tmp_path):
+    (tmp_path / "x").write_text("hello\nworld\n", encoding="utf-8")
+    with pytest.raises(DataError, match="Ding"):
+        ding.read(tmp_path / "x")
+
+
+def test_clean_drops_and_counts():
+    pairs = [Pair("Hello  there.", "Hallo  da."), Pair("Hello there.", "Hallo da."), Pair(" ", "leer"),
+             Pair("one two three", "eins"), Pair("a " * 61, "b"),
+             Pair("Short.", "Dies ist ein sehr viel längerer deutscher Satz als der englische.")]
+    counts = {}
+    kept = data.clean(pairs, max_words=60, max_ratio=2.5, counts=counts)
+    assert kept == [Pair("Hello there.", "Hallo da."), Pair("one two three", "eins")]
+    assert counts == {"dropped_empty": 1, "dropped_too_long": 1, "dropped_length_ratio": 1,
+                      "dropped_duplicate": 1, "pairs_kept": 2}
+
+
+def test_split_keeps_english_sentences_out_of_train():
+    pairs = [Pair(f"Sentence {i}.", f"Satz {i}.") for i in range(100)]
+    pairs += [Pair(f"sentence {i}.", f"satz {i}", "phrase") for i in range(100)]        # same English
+    pairs += [Pair(f"Sentence {i}.", f"Ein Satz {i}.") for i in range(100)]              # same English
+    pairs += [Pair(f"Other sentence {i}.", f"Satz {i}.", evaluable=False) for i in range(100)]  # same German
+    pairs += [Pair(f"Noisy {i}.", f"Laut {i}.", evaluable=False) for i in range(100)]
+    splits = data.split(pairs, test_size=10, valid_size=5, seed=0, counts={})
+    assert (len(splits["test"]), len(splits["valid"])) == (10, 5)
+    held = splits["test"] + splits["valid"]
+    assert all(p.kind == "sentence" and p.evaluable for p in held)
+    held_en, held_de = {p.src.lower() for p in held}, {p.tgt.lower() for p in held}
+    assert len(held_en) == len(held_de) == 15
+    assert not any(p.src.lower() in held_en or p.tgt.lower() in held_de for p in splits["train"])
+    assert len(splits["train"]) == 500 - 15 * 4          # each held sentence takes 3 others with it
+
+
+def test_small_corpora_get_small_valid_and_test_sets():
+    pairs = [Pair(f"Sentence number {i}.", f"Satz Nummer {i}.") for i in range(30)]
+    splits = data.split(pairs, test_size=1000, valid_size=1000, seed=0, counts={})
+    assert [len(splits[s]) for s in ("train", "valid", "test")] == [24, 3, 3]
+    with pytest.raises(DataError, match="at least 3"):
+        data.split(pairs[:2], test_size=1000, valid_size=1000, seed=0, counts={})
+
+
+def test_ding_build_end_to_end(ding_file, tmp_path):
+    out = tmp_path / "ende"
+    assert build(["ding", "--dict", str(ding_file), "--out", str(out), "--test-size", "4", "--valid-size", "3"]) == 0
+    m = read_manifest(out)
+    assert (m["src_lang"], m["tgt_lang"], m["source"]["licence"]) == ("en", "de", "GPL-2+")
+    assert m["command"].startswith("python -m transformer_core.data ding --dict")
+    assert m["splits"]["test"] == 4 and m["splits"]["valid"] == 3 and m["splits"]["train_phrases"] == 0
+    split_pairs = {s: data.read_split(out, s, "en", "de") for s in ("train", "valid", "test")}
+    assert {s: len(p) for s, p in split_pairs.items()} == {s: m["splits"][s] for s in split_pairs}
+    c = m["counts"]
+    assert c["pairs"] == c["sentences"] + c["phrases"]
+    assert c["pairs_kept"] == c["pairs"] - sum(v for k, v in c.items() if k.startswith("dropped_") and k != "dropped_overlap_with_valid_test")
+    assert c["dropped_duplicate"] == 1                    # "The clock is broken." twice
+    assert c["dropped_length_ratio"] == 1                 # "Bye!"
+    assert c["pairs_kept"] == (m["splits"]["train_sentences"] + 7 + c["dropped_overlap_with_valid_test"]
+                               + c["phrases_available"])
+    train_en = {en.lower() for en, _ in split_pairs["train"]}
+    assert not any(en.lower() in train_en for en, _ in split_pairs["test"] + split_pairs["valid"])
+    assert ("I like apples.", "Ich habe gern Äpfel.") in sum(split_pairs.values(), [])
+    assert Tokenizer.load(out / "spm.model").vocab_size == m["tokenizer"]["vocab_size"] <= 120
+
+
+def test_build_is_deterministic_and_seeded(ding_file, tmp_path):
+    runs = {}
+    for name, seed in (("a", "0"), ("b", "0"), ("c", "1")):
+        build(["ding", "--dict", str(ding_file), "--out", str(tmp_path / name), "--test-size", "4", "--seed", seed])
+        runs[name] = {f: (tmp_path / name / f).read_bytes() for f in ("train.en", "test.en", "test.de", "spm.model")}
+    assert runs["a"] == runs["b"]
+    assert runs["a"]["test.en"] != runs["c"]["test.en"]
+
+
+def test_phrases_option(ding_file, tmp_path):
+    sizes = {}
+    for n in ("0", "2", "all"):
+        build(["ding", "--dict", str(ding_file), "--out", str(tmp_path / n), "--phrases", n])
+        m = read_manifest(tmp_path / n)
+        sizes[n] = m["splits"]["train_phrases"]
+        assert m["splits"]["train"] == m["splits"]["train_sentences"] + sizes[n]
+        test_en = {en for en, _ in data.read_split(tmp_path / n, "test", "en", "de")}
+        assert all(ding.is_sentence(en, "X.") for en in test_en)
+    assert sizes["0"] == 0 and sizes["2"] == 2 and sizes["all"] == m["counts"]["phrases_available"] > 2
+
+
+def test_phrases_option_rejects_nonsense(capsys):
+    with pytest.raises(SystemExit):
+        data.main(["ding", "--out", "x", "--phrases", "many"])
+    assert "a number or 'all'" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(shutil.which("dpkg-deb") is None, reason="needs dpkg-deb")
+def test_fetch_unpacks_a_local_deb_and_records_it(ding_file, tmp_path):
+    root = tmp_path / "pkg"
+    (root / "DEBIAN").mkdir(parents=True)
+    (root / "DEBIAN" / "control").write_text("Package: trans-de-en\nVersion: 9.9-1\nArchitecture: all\n"
+                                             "Maintainer: Test <t@example.org>\nDescription: test\n")
+    (root / "usr/share/trans").mkdir(parents=True)
+    shutil.copy(ding_file, root / "usr/share/trans/de-en")
+    deb = tmp_path / "trans-de-en_9.9-1_all.deb"
+    subprocess.run(["dpkg-deb", "--build", "--root-owner-group", str(root), str(deb)], check=True, capture_output=True)
+    path, meta = ding.fetch(tmp_path / "cache", deb)
+    assert path.read_bytes() == ding_file.read_bytes()
+    assert meta["version"] == "9.9-1" and meta["deb"] == deb.name and len(meta["deb_sha256"]) == 64
+
+
+def write_files(folder, src_lines, tgt_lines):
+    (folder / "my.en").write_text("".join(s + "\n" for s in src_lines), encoding="utf-8")
+    (folder / "my.de").write_text("".join(s + "\n" for s in tgt_lines), encoding="utf-8")
+    return ["files", "--src", str(folder / "my.en"), "--tgt", str(folder / "my.de"),
+            "--src-lang", "en", "--tgt-lang", "de", "--out", str(folder / "mine")]
+
+
+def test_files_mode_builds_a_corpus(tmp_path):
+    en = [f"The {a} is sleeping {p}." for _, a in ANIMALS for _, p in PLACES]
+    de = [f"Der {t} schläft {o}." for t, _ in ANIMALS for o, _ in PLACES]
+    assert build(write_files(tmp_path, en + [""], de + ["Leer."])) == 0   # the empty pair is dropped
+    m = read_manifest(tmp_path / "mine")
+    assert m["counts"]["raw_lines"] == 61 and m["counts"]["dropped_empty"] == 1
+    assert m["splits"] == {"train": 48, "train_sentences": 48, "train_phrases": 0, "valid": 6, "test": 6}
+    assert m["source"]["src_file"].endswith("my.en") and len(m["source"]["tgt_sha256"]) == 64
+    assert sorted(data.read_split(tmp_path / "mine", "test", "en", "de") +
+                  data.read_split(tmp_path / "mine", "valid", "en", "de") +
+                  data.read_split(tmp_path / "mine", "train", "en", "de")) == sorted(zip(en, de))
+
+
+@pytest.mark.parametrize("src, tgt, message", [
+    (["a b c.", "d e f."], ["a b c."], "has 2 lines but .* has 1"),
+    ([], ["a b c."], "is empty"),
+    (["Same."] * 5, ["Gleich."] * 5, "only 1 distinct sentence pairs"),
+])
+def test_files_mode_errors_are_messages_not_tracebacks(tmp_path, capsys, src, tgt, message):
+    assert build(write_files(tmp_path, src, tgt)) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: ") and "Traceback" not in err
+    assert re.search(message, err)
+
+
+def test_files_mode_missing_file_and_same_language(tmp_path, capsys):
+    args = write_files(tmp_path, ["One two three."] * 3, ["Eins zwei drei."] * 3)
+    assert build([*args[:2], str(tmp_path / "nope.en"), *args[3:]]) == 2
+    assert "nope.en: no such file" in capsys.readouterr().err
+    assert build([*args[:6], "en", "--tgt-lang", "en", *args[9:]]) == 2
+    assert "both 'en'" in capsys.readouterr().err

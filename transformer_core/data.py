@@ -1,0 +1,214 @@
+"""Build a corpus folder for training:  python -m transformer_core.data <source> --out DIR [options]
+
+    python -m transformer_core.data ding --out data/ende                    # Debian's trans-de-en, sentences
+    python -m transformer_core.data ding --out data/ende-phr --phrases 100000
+    python -m transformer_core.data files --src my.en --tgt my.de --src-lang en --tgt-lang de --out data/mine
+
+DIR gets {train,valid,test}.{src_lang,tgt_lang} (one sentence per line, UTF-8), spm.model (the
+joint SentencePiece model, trained on train src + tgt) and manifest.json (provenance, licence,
+counts, command line).  The pipeline, shared by all sources:
+  1. normalize both sides; drop empty pairs, pairs over --max-words words on a side, pairs whose
+     character lengths differ by more than --max-ratio, and exact duplicates;
+  2. test and valid (--test-size, --valid-size; at most 10% each of a small corpus): evaluable
+     sentences, one per distinct source side (lower-cased), taken in the order of a hash of
+     that source side (--seed);
+  3. train: every other sentence pair, and up to --phrases phrase pairs (0, a number, or all),
+     whose source side and target side (lower-cased) are in neither valid nor test.
+
+Adding a source: write transformer_core/sources/<name>.py with add_arguments(parser) and
+load(args) -> Corpus (see sources/__init__.py), import it below and add it to SOURCES; its
+name becomes the subcommand.  A source may change the shared defaults with
+parser.set_defaults(max_ratio=...).
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import shlex
+import sys
+import time
+from pathlib import Path
+
+from .sources import Corpus, DataError, Pair, ding, files
+from .tokenizer import normalize, train_tokenizer
+
+SOURCES = {
+    "ding": ding,    # Ding en -> de dictionary, Debian package trans-de-en
+    "files": files,  # two local line-aligned text files
+}
+SPLITS = ("train", "valid", "test")
+
+
+def _key(text: str) -> str:
+    return text.lower()
+
+
+def _rank(text: str, seed: int) -> bytes:
+    """A deterministic pseudo-random sort key."""
+    return hashlib.sha256(f"{seed}\t{text}".encode()).digest()
+
+
+def too_far_apart(src: str, tgt: str, max_ratio: float) -> bool:
+    """Character lengths, smoothed by 10 so that short pairs ('Aal', 'eel') always pass."""
+    long, short = sorted((len(src) + 10, len(tgt) + 10), reverse=True)
+    return long / short > max_ratio
+
+
+def clean(pairs: list[Pair], max_words: int, max_ratio: float, counts: dict) -> list[Pair]:
+    """Normalize; drop empty, too long, lopsided and duplicate pairs."""
+    kept, seen = [], set()
+    drops = dict.fromkeys(("dropped_empty", "dropped_too_long", "dropped_length_ratio", "dropped_duplicate"), 0)
+    for pair in pairs:
+        src, tgt = normalize(pair.src), normalize(pair.tgt)
+        if not src or not tgt:
+            reason = "dropped_empty"
+        elif max(len(src.split()), len(tgt.split())) > max_words:
+            reason = "dropped_too_long"
+        elif too_far_apart(src, tgt, max_ratio):
+            reason = "dropped_length_ratio"
+        elif (src, tgt) in seen:
+            reason = "dropped_duplicate"
+        else:
+            seen.add((src, tgt))
+            kept.append(Pair(src, tgt, pair.kind, pair.evaluable))
+            continue
+        drops[reason] += 1
+    counts.update(drops, pairs_kept=len(kept))
+    return kept
+
+
+def split(pairs: list[Pair], test_size: int, valid_size: int, seed: int, counts: dict) -> dict[str, list[Pair]]:
+    """-> {"test", "valid": sentences; "train": all other pairs that share no side with them}."""
+    candidates: dict[str, Pair] = {}
+    for pair in pairs:
+        if pair.kind == "sentence" and pair.evaluable:
+            candidates.setdefault(_key(pair.src), pair)
+    counts["sentences_evaluable_distinct"] = len(candidates)
+    if len(candidates) < 3:
+        raise DataError(f"only {len(candidates)} distinct sentence pairs left after cleaning; need at least 3")
+    n_test = min(test_size, max(1, len(candidates) // 10))    # small corpora: 10% each at most
+    n_valid = min(valid_size, max(1, len(candidates) // 10))
+    held: dict[str, list[Pair]] = {"test": [], "valid": []}
+    held_tgt: set[str] = set()
+    for key in sorted(candidates, key=lambda k: _rank(k, seed)):
+        if len(held["test"]) + len(held["valid"]) == n_test + n_valid:
+            break
+        pair = candidates[key]
+        if _key(pair.tgt) not in held_tgt:
+            held_tgt.add(_key(pair.tgt))
+            held["test" if len(held["test"]) < n_test else "valid"].append(pair)
+    held_src = {_key(p.src) for p in held["test"] + held["valid"]}
+    train = [p for p in pairs if _key(p.src) not in held_src and _key(p.tgt) not in held_tgt]
+    counts["dropped_overlap_with_valid_test"] = len(pairs) - len(train) - len(held_src)
+    return {"train": train, **held}
+
+
+def add_phrases(train: list[Pair], n: int | None, seed: int, counts: dict) -> list[Pair]:
+    """Keep the sentences and n phrase pairs (None: all), in a deterministic shuffled order."""
+    phrases = sorted((p for p in train if p.kind == "phrase"), key=lambda p: _rank(p.src + "\t" + p.tgt, seed))
+    counts["phrases_available"] = len(phrases)
+    chosen = phrases if n is None else phrases[:n]
+    train = [p for p in train if p.kind != "phrase"] + chosen
+    return sorted(train, key=lambda p: _rank(p.src + "\t" + p.tgt, seed))
+
+
+def write_split(folder: Path, split_name: str, src_lang: str, tgt_lang: str, pairs: list[Pair]) -> None:
+    for lang, side in ((src_lang, "src"), (tgt_lang, "tgt")):
+        text = "".join(getattr(p, side) + "\n" for p in pairs)
+        (folder / f"{split_name}.{lang}").write_text(text, encoding="utf-8")
+
+
+def read_split(folder: str | Path, split_name: str, src_lang: str, tgt_lang: str) -> list[tuple[str, str]]:
+    """The (src, tgt) pairs of one split of a corpus folder."""
+    src_path, tgt_path = (Path(folder) / f"{split_name}.{lang}" for lang in (src_lang, tgt_lang))
+    src, tgt = files.read_lines(src_path), files.read_lines(tgt_path)
+    if len(src) != len(tgt):
+        raise DataError(f"{src_path} has {len(src)} lines but {tgt_path} has {len(tgt)}")
+    return list(zip(src, tgt))
+
+
+def build(corpus: Corpus, out: Path, args: argparse.Namespace, command: str) -> dict:
+    """Clean, split and write `corpus` into `out`, train the tokenizer there -> the manifest."""
+    if corpus.src_lang == corpus.tgt_lang:
+        raise DataError(f"source and target language are both '{corpus.src_lang}'")
+    counts = {**corpus.counts, "pairs": len(corpus.pairs)}
+    pairs = clean(corpus.pairs, args.max_words, args.max_ratio, counts)
+    counts["sentences_kept"] = sum(p.kind == "sentence" for p in pairs)
+    counts["phrases_kept"] = len(pairs) - counts["sentences_kept"]
+    splits = split(pairs, args.test_size, args.valid_size, args.seed, counts)
+    splits["train"] = add_phrases(splits["train"], args.phrases, args.seed, counts)
+
+    out.mkdir(parents=True, exist_ok=True)
+    for name in SPLITS:
+        write_split(out, name, corpus.src_lang, corpus.tgt_lang, splits[name])
+    train_texts = [text for p in splits["train"] for text in (p.src, p.tgt)]
+    tokenizer = train_tokenizer(train_texts, out / "spm.model", args.vocab_size)
+
+    manifest = {
+        "source": corpus.meta,
+        "src_lang": corpus.src_lang,
+        "tgt_lang": corpus.tgt_lang,
+        "command": command,
+        "options": {k: getattr(args, k) for k in ("phrases", "test_size", "valid_size", "max_words",
+                                                  "max_ratio", "seed", "vocab_size")},
+        "counts": counts,
+        "splits": {
+            "train": len(splits["train"]),
+            "train_sentences": sum(p.kind == "sentence" for p in splits["train"]),
+            "train_phrases": sum(p.kind == "phrase" for p in splits["train"]),
+            "valid": len(splits["valid"]),
+            "test": len(splits["test"]),
+        },
+        "tokenizer": {"file": "spm.model", "type": "unigram", "vocab_size": tokenizer.vocab_size},
+    }
+    (out / "manifest.json").write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    return manifest
+
+
+def _phrases(value: str) -> int | None:
+    if value == "all":
+        return None
+    if not value.isdigit():
+        raise argparse.ArgumentTypeError(f"expected a number or 'all', got {value!r}")
+    return int(value)
+
+
+def parser() -> argparse.ArgumentParser:
+    shared = argparse.ArgumentParser(add_help=False)
+    shared.add_argument("--out", type=Path, required=True, help="output folder, e.g. data/ende")
+    shared.add_argument("--phrases", type=_phrases, default=0,
+                        help="phrase pairs to add to train: a number, 0 or 'all' (default: %(default)s)")
+    shared.add_argument("--test-size", type=int, default=1000, help="test sentence pairs (default: %(default)s)")
+    shared.add_argument("--valid-size", type=int, default=1000, help="valid sentence pairs (default: %(default)s)")
+    shared.add_argument("--max-words", type=int, default=60, help="longest side, in words (default: %(default)s)")
+    shared.add_argument("--max-ratio", type=float, default=2.5,
+                        help="largest ratio of the sides' character lengths (default: %(default)s)")
+    shared.add_argument("--seed", type=int, default=0, help="salt of the split hash (default: %(default)s)")
+    shared.add_argument("--vocab-size", type=int, default=8000, help="SentencePiece vocabulary (default: %(default)s)")
+    main_parser = argparse.ArgumentParser(prog="python -m transformer_core.data", description=__doc__.split("\n")[0])
+    subparsers = main_parser.add_subparsers(dest="source", required=True, metavar="source")
+    for name, module in SOURCES.items():
+        sub = subparsers.add_parser(name, parents=[shared], help=module.__doc__.split("\n")[0])
+        module.add_arguments(sub)
+    return main_parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    args = parser().parse_args(argv)
+    command = "python -m transformer_core.data " + shlex.join(argv)
+    start = time.time()
+    try:
+        corpus = SOURCES[args.source].load(args)
+        manifest = build(corpus, args.out, args, command)
+    except DataError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    print(json.dumps({"counts": manifest["counts"], "splits": manifest["splits"]}, indent=2))
+    print(f"wrote {args.out} in {time.time() - start:.1f}s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
