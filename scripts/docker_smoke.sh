@@ -152,6 +152,8 @@ m = {
     "machine": f"{platform.machine()}, $(nproc) CPU cores",
     "measured_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
     "command": "bash scripts/docker_smoke.sh",
+    "context": "$CONTEXT",
+    "git_rev": "$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)",
 }
 json.dump(m, open(sys.argv[1], "w"), indent=2)
 print(json.dumps(m, indent=2))
