@@ -2,6 +2,7 @@
 
     python -m transformer_core.data ding --out data/ende                    # Debian's trans-de-en, sentences
     python -m transformer_core.data ding --out data/ende-phr --phrases 100000
+    python -m transformer_core.data ko-docs --out data/enko                 # Debian's Korean docs, en -> ko
     python -m transformer_core.data files --src my.en --tgt my.de --src-lang en --tgt-lang de --out data/mine
 
 DIR gets {train,valid,test}.{src_lang,tgt_lang} (one sentence per line, UTF-8), spm.model (the
@@ -30,12 +31,13 @@ import sys
 import time
 from pathlib import Path
 
-from .sources import Corpus, DataError, Pair, ding, files
+from .sources import Corpus, DataError, Pair, ding, files, korean
 from .tokenizer import normalize, train_tokenizer
 
 SOURCES = {
     "ding": ding,    # Ding en -> de dictionary, Debian package trans-de-en
     "files": files,  # two local line-aligned text files
+    "ko-docs": korean,  # en -> ko LibreOffice help and UI, GNOME user docs, from Debian
 }
 SPLITS = ("train", "valid", "test")
 
