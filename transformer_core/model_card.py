@@ -5,11 +5,9 @@ from __future__ import annotations
 def render_card(t: dict) -> str:
     cfg, data, test = t["config"], t["data"], t["test"]
     m = data["manifest"]
-    sources = m.get("sources") or [m.get("source", {})]
-    source_lines = "\n".join(
-        f"- **{s.get('name', '?')}** {s.get('version', '')} ({s.get('description', '')}); "
-        f"licence: {s.get('license', s.get('licence', 'unknown'))}; sha256 `{s.get('sha256', '?')}`"
-        for s in sources)
+    source = m.get("source", {})
+    source_lines = "\n".join(f"| {k} | {v if not isinstance(v, list) else '<br>'.join(map(str, v))} |"
+                              for k, v in source.items())
     counts = "\n".join(f"| {k} | {v:,} |" if isinstance(v, int) else f"| {k} | {v} |"
                        for k, v in (m.get("counts") or {}).items())
     minutes = t["wall_time_s"] / 60
@@ -20,6 +18,8 @@ Attention Atlas project with `python -m transformer_core.train` for teaching: ev
 attention weight it computes can be inspected in the app.
 
 ## Data
+| | |
+|---|---|
 {source_lines}
 
 The corpus was fetched and built by `{m.get('command', 'python -m transformer_core.data')}`;
@@ -66,3 +66,23 @@ Reproduce: `python -m transformer_core.evaluate --checkpoint <this folder> --spl
 A small model trained briefly on a small corpus: expect short, simple sentences to work and
 long or unusual ones to fail. It is a teaching instrument, not a translation service.
 """
+
+
+def main(argv: list[str] | None = None) -> int:
+    """python -m transformer_core.model_card CHECKPOINT: rewrite MODEL_CARD.md from training.json."""
+    import json
+    import sys
+    from pathlib import Path
+
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 1:
+        print("usage: python -m transformer_core.model_card CHECKPOINT_FOLDER", file=sys.stderr)
+        return 2
+    folder = Path(args[0])
+    training = json.loads((folder / "training.json").read_text(encoding="utf-8"))
+    (folder / "MODEL_CARD.md").write_text(render_card(training), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
