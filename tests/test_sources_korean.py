@@ -376,3 +376,11 @@ def test_ko_docs_subcommand(deb_cache, tmp_path):
     counts = manifest["counts"]
     assert counts["stale_number"] == 2 and counts["dropped_duplicate"] >= N_SENTENCES
     assert source["counts_by_source"]["lo-help"]["translated"] == 2 * (N_SENTENCES + 2)
+
+
+def test_ko_docs_defaults_stay_out_of_the_other_sources():
+    """ko-docs sets --max-words 40 and --max-ratio 3.0; ding keeps the shared defaults."""
+    ko = data.parser().parse_args(["ko-docs", "--out", "x"])
+    ding = data.parser().parse_args(["ding", "--out", "x"])
+    assert (ko.max_words, ko.max_ratio) == (40, 3.0)
+    assert (ding.max_words, ding.max_ratio) == (60, 2.5)

@@ -176,7 +176,9 @@ def _phrases(value: str) -> int | None:
     return int(value)
 
 
-def parser() -> argparse.ArgumentParser:
+def shared_options() -> argparse.ArgumentParser:
+    """The options of every source.  A new parser for each subcommand: argparse shares a parent's
+    actions with its children, so one source's parser.set_defaults would reach all sources."""
     shared = argparse.ArgumentParser(add_help=False)
     shared.add_argument("--out", type=Path, required=True, help="output folder, e.g. data/ende")
     shared.add_argument("--phrases", type=_phrases, default=0,
@@ -188,10 +190,14 @@ def parser() -> argparse.ArgumentParser:
                         help="largest ratio of the sides' character lengths (default: %(default)s)")
     shared.add_argument("--seed", type=int, default=0, help="salt of the split hash (default: %(default)s)")
     shared.add_argument("--vocab-size", type=int, default=8000, help="SentencePiece vocabulary (default: %(default)s)")
+    return shared
+
+
+def parser() -> argparse.ArgumentParser:
     main_parser = argparse.ArgumentParser(prog="python -m transformer_core.data", description=__doc__.split("\n")[0])
     subparsers = main_parser.add_subparsers(dest="source", required=True, metavar="source")
     for name, module in SOURCES.items():
-        sub = subparsers.add_parser(name, parents=[shared], help=module.__doc__.split("\n")[0])
+        sub = subparsers.add_parser(name, parents=[shared_options()], help=module.__doc__.split("\n")[0])
         module.add_arguments(sub)
     return main_parser
 
