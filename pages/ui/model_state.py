@@ -1,0 +1,81 @@
+"""Which checkpoint a session is looking at.
+
+Bundled checkpoints (folders under checkpoints/) load once per process with st.cache_resource and
+are shared by every session.  Uploaded or Hub checkpoints live only in the st.session_state of the
+session that loaded them, so no other session can see them.
+
+    active()                 the active Checkpoint, or None (with the reason shown to the user)
+    choose_bundled(name)     make a bundled checkpoint active
+    add_session_model(ckpt, label) -> key   keep an uploaded checkpoint in this session, active
+    model_choices()          [(key, label)] for a selectbox: bundled first, then this session's
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import streamlit as st
+
+from transformer_core.checkpoint import Checkpoint, CheckpointError, load_checkpoint
+
+from .i18n import t
+
+CHECKPOINTS_DIR = Path(__file__).resolve().parents[2] / "checkpoints"
+ACTIVE_KEY, SESSION_MODELS_KEY = "active_model", "session_models"
+BUNDLED, SESSION = "bundled:", "session:"
+
+
+def bundled_names() -> list[str]:
+    """Folders of checkpoints/ holding a config.json, in name order."""
+    if not CHECKPOINTS_DIR.is_dir():
+        return []
+    return sorted(p.name for p in CHECKPOINTS_DIR.iterdir() if (p / "config.json").is_file())
+
+
+@st.cache_resource(show_spinner=False, max_entries=8)
+def load_bundled(name: str) -> Checkpoint:
+    """One copy per process, shared by all sessions (read-only: nothing may modify it)."""
+    return load_checkpoint(CHECKPOINTS_DIR / name)
+
+
+def session_models() -> dict[str, tuple[str, Checkpoint]]:
+    """This session's uploaded / Hub checkpoints: key -> (label, checkpoint)."""
+    return st.session_state.setdefault(SESSION_MODELS_KEY, {})
+
+
+def model_choices() -> list[tuple[str, str]]:
+    bundled = [(BUNDLED + name, name) for name in bundled_names()]
+    return bundled + [(key, label) for key, (label, _) in session_models().items()]
+
+
+def choose_bundled(name: str) -> None:
+    st.session_state[ACTIVE_KEY] = BUNDLED + name
+
+
+def add_session_model(ckpt: Checkpoint, label: str) -> str:
+    models = session_models()
+    key = f"{SESSION}{len(models)}:{label}"
+    models[key] = (label, ckpt)
+    st.session_state[ACTIVE_KEY] = key
+    return key
+
+
+def active_key() -> str | None:
+    """The key of the active model: the session's choice if still valid, else the first bundled one."""
+    keys = [key for key, _ in model_choices()]
+    chosen = st.session_state.get(ACTIVE_KEY)
+    return chosen if chosen in keys else (keys[0] if keys else None)
+
+
+def active() -> Checkpoint | None:
+    """The active checkpoint; on failure an i18n'd message is shown and None returned."""
+    key = active_key()
+    if key is None:
+        st.info(t("model.none_available"))
+        return None
+    if key.startswith(SESSION):
+        return session_models()[key][1]
+    try:
+        return load_bundled(key.removeprefix(BUNDLED))
+    except CheckpointError as err:
+        st.error(t("model.load_failed", name=key.removeprefix(BUNDLED), error=str(err)))
+        return None
