@@ -1,0 +1,100 @@
+"""Shared Streamlit helpers for the pages.
+
+    show_figure(fig, name, data)   the chart (PNG export at 2×, named page_figure_lang) and
+                                   CSV / JSON download buttons for the numbers behind it
+    page_header(prefix)            title + intro from i18n keys <prefix>.title / <prefix>.intro
+    latex(expr)                    a formula (notation, not translated)
+    show_matrix(matrix, rows, cols) a small matrix as a table of numbers (−∞ kept visible)
+    escape_md(text)                user text made safe for st.markdown
+    model_not_loaded()             the placeholder info for sections that need a trained model
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+import streamlit as st
+
+from .export import Data, matrix_frame, safe_filename, to_csv, to_json
+from .i18n import current_lang, t
+
+PAGE_KEY = "atlas_page"          # set by app.py to the current page's url_path
+
+
+def current_page() -> str:
+    return st.session_state.get(PAGE_KEY) or "app"
+
+
+def figure_config(name: str) -> dict:
+    return {"toImageButtonOptions": {"format": "png", "scale": 2,
+                                     "filename": safe_filename(current_page(), name, current_lang())},
+            "displaylogo": False}
+
+
+def show_figure(fig: go.Figure, name: str, data: Data | None = None, *, key: str | None = None) -> None:
+    """Draw a plotly figure with its PNG export named after page, figure and language, and offer the
+    numbers behind it as CSV and JSON."""
+    key = key or f"fig_{name}"
+    st.plotly_chart(fig, config=figure_config(name), key=key)
+    if data is not None:
+        download_buttons(data, name, key=key)
+
+
+def download_buttons(data: Data, name: str, *, key: str) -> None:
+    base = safe_filename(current_page(), name, current_lang())
+    with st.container(horizontal=True, gap="small"):
+        st.download_button(t("common.download_csv"), to_csv(data), file_name=f"{base}.csv",
+                           mime="text/csv", key=f"{key}_csv", on_click="ignore", icon=":material/download:",
+                           type="tertiary")
+        st.download_button(t("common.download_json"), to_json(data), file_name=f"{base}.json",
+                           mime="application/json", key=f"{key}_json", on_click="ignore",
+                           icon=":material/download:", type="tertiary")
+
+
+def page_header(prefix: str) -> None:
+    st.title(t(f"{prefix}.title"))
+    st.markdown(t(f"{prefix}.intro"))
+
+
+def latex(expr: str) -> None:
+    st.latex(expr)
+
+
+def _cell(value: float, digits: int) -> str:
+    if np.isneginf(value):
+        return "−∞"
+    if np.isposinf(value):
+        return "∞"
+    if np.isnan(value):
+        return ""
+    return f"{value:.{digits}f}"
+
+
+def show_matrix(matrix, row_labels: Sequence[str] | None = None, col_labels: Sequence[str] | None = None,
+                *, digits: int = 3, key: str | None = None) -> pd.DataFrame:
+    """A small matrix as a table of numbers; −∞ shown as text.  Returns the numeric frame."""
+    frame = matrix_frame(matrix, row_labels, col_labels)
+    shown = frame.map(lambda v: _cell(v, digits))
+    st.dataframe(shown, key=key, width="content")
+    return frame
+
+
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:])")
+
+
+def escape_md(text: str) -> str:
+    """User text for st.markdown: markdown and HTML characters escaped, one line."""
+    return _MD_SPECIAL.sub(r"\\\1", " ".join(str(text).split()))
+
+
+def model_not_loaded() -> None:
+    st.info(t("common.model_not_loaded"), icon=":material/hourglass_empty:")
+
+
+def coming_soon(prefix: str) -> None:
+    """The body of a page another engineer will fill: its title, intro and an info box."""
+    page_header(prefix)
+    st.info(t("common.coming_soon"), icon=":material/construction:")
