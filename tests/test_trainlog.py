@@ -13,18 +13,19 @@ def _write(path, rows, tail=""):
 def test_parse_train_and_valid_lines(tmp_path):
     rows = [{"step": 1, "lr": 1e-4, "loss": 9.0, "tokens_per_s": 1000, "elapsed": 1.0},
             {"step": 2, "lr": 2e-4, "loss": 8.0, "tokens_per_s": 1100, "elapsed": 2.0},
-            {"step": 2, "valid_loss": 7.5, "bleu": 1.2, "elapsed": 3.0}]
+            {"step": 2, "valid_loss": 7.5, "bleu": 1.2, "elapsed": 3.0},
+            {"step": 3, "lr": 3e-4, "loss": 7.0, "tokens_per_s": 900, "valid_loss": 7.1, "bleu": 2.0, "elapsed": 4.0}]
     log_path = tmp_path / "checkpoints" / "m" / "train_log.jsonl"
     _write(log_path, rows, tail='{"step": 3, "lo')       # half-written last line
     log = read_log(log_path)
-    assert log.train["step"] == [1, 2] and log.train["lr"] == [1e-4, 2e-4]
-    assert log.valid["bleu"] == [1.2] and log.skipped == 1 and log.last_step == 2
+    assert log.train["step"] == [1, 2, 3] and log.train["lr"] == [1e-4, 2e-4, 3e-4]
+    assert log.valid["bleu"] == [1.2, 2.0] and log.skipped == 1 and log.last_step == 3
     assert find_logs(tmp_path) == [log_path]
 
 
 def test_parse_garbage():
-    log = parse_log('not json\n[1, 2]\n{"loss": 1}\n{"step": "x"}\n{"step": 5, "loss": NaN}\n')
-    assert log.train["step"] == [5] and log.train["loss"] == [None] and log.skipped == 4
+    log = parse_log('not json\n[1, 2]\n{"loss": 1}\n{"step": "x"}\n{"step": 5, "loss": NaN}\n{"step": 6}\n')
+    assert log.train["step"] == [5] and log.train["loss"] == [None] and log.skipped == 5
 
 
 def test_resolve_log_path(tmp_path):

@@ -1,5 +1,5 @@
-"""Reading a training log: JSON lines with step, lr, loss, tokens_per_s, elapsed on training lines
-and step, valid_loss, bleu (and elapsed) on validation lines.
+"""Reading a training log (train.py's train_log.jsonl): JSON lines with step, lr, loss, tokens_per_s,
+elapsed on training lines; validation lines add valid_loss and bleu (and may carry lr and loss too).
 
 Reading is forgiving: a line that is not JSON (for example the half-written last line of a
 log that is still growing) is skipped and counted, never raised.
@@ -64,11 +64,17 @@ def parse_log(text: str) -> TrainLog:
         if step is None:
             log.skipped += 1
             continue
-        is_valid = "valid_loss" in row or "bleu" in row
-        keys, table = (VALID_KEYS, log.valid) if is_valid else (TRAIN_KEYS, log.train)
-        table["step"].append(step)
-        for key in keys:
-            table[key].append(_number(row.get(key)))   # None where missing: a gap in the plot
+        # a validation line may also carry the training numbers of its step (lr, loss, …)
+        kinds = [(TRAIN_KEYS, log.train, any(k in row for k in ("lr", "loss", "tokens_per_s"))),
+                 (VALID_KEYS, log.valid, "valid_loss" in row or "bleu" in row)]
+        if not any(present for _, _, present in kinds):
+            log.skipped += 1
+            continue
+        for keys, table, present in kinds:
+            if present:
+                table["step"].append(step)
+                for key in keys:
+                    table[key].append(_number(row.get(key)))   # None where missing: a gap in the plot
     return log
 
 
