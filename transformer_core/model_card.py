@@ -44,7 +44,7 @@ it is not redistributed with this checkpoint. Counts:
 | | |
 |---|---|
 | optimizer steps | {t['steps']:,} |
-| wall time | {minutes:.1f} min |
+| wall time | {minutes:.1f} min (process CPU time {t.get('cpu_time_s', 0) / 60:.1f} min) |
 | hardware | {t['hardware']} (world size {t['world_size']}) |
 | batch | {t['args']['max_tokens']} tokens per side × {t['args']['accum']} accumulation |
 | schedule | lrate = {t['args']['lr_scale']} · d_model^-0.5 · min(step^-0.5, step · {t['args']['warmup']}^-1.5) |

@@ -131,10 +131,10 @@ def validate(model, valid, valid_text, cfg, tok, args, device, amp):
     return total / max(count, 1), score(hyps, [t for _, t in subset], cfg.tgt_lang)["bleu"]
 
 
-def save_state(path: Path, model, opt, step, epoch, elapsed, best_bleu):
+def save_state(path: Path, model, opt, step, epoch, elapsed, cpu, best_bleu):
     tmp = path.with_suffix(".tmp")
     torch.save({"model": model.state_dict(), "optimizer": opt.state_dict(), "step": step,
-                "epoch": epoch, "elapsed": elapsed, "best_bleu": best_bleu}, tmp)
+                "epoch": epoch, "elapsed": elapsed, "cpu": cpu, "best_bleu": best_bleu}, tmp)
     tmp.replace(path)                                            # atomic: never a half-written state
 
 
@@ -163,13 +163,14 @@ def main(argv=None) -> int:
 
     model = Transformer(cfg).to(device)
     opt = torch.optim.Adam(model.parameters(), lr=0.0, betas=(0.9, 0.98), eps=1e-9)
-    step, epoch, elapsed, best_bleu = 0, 0, 0.0, -1.0
+    step, epoch, elapsed, cpu, best_bleu = 0, 0, 0.0, 0.0, -1.0  # elapsed: wall s, cpu: process CPU s
     state_path = out / "state.pt"
     if state_path.exists():
         state = torch.load(state_path, map_location=device, weights_only=True)
         model.load_state_dict(state["model"])
         opt.load_state_dict(state["optimizer"])
         step, epoch, elapsed, best_bleu = state["step"], state["epoch"], state["elapsed"], state["best_bleu"]
+        cpu = state.get("cpu", 0.0)
         if rank == 0:
             print(f"resumed {state_path} at step {step}", file=sys.stderr)
     net = torch.compile(model) if args.compile else model
@@ -196,7 +197,7 @@ def main(argv=None) -> int:
         batches = make_batches(lengths, args.max_tokens, seed=args.seed + epoch)
         batches = batches[: len(batches) // world * world][rank::world]  # same count on every rank
         for first in range(0, len(batches) - args.accum + 1, args.accum):
-            clock = time.perf_counter()
+            clock, cpu_clock = time.perf_counter(), time.process_time()
             for micro in batches[first:first + args.accum]:
                 src, tgt = collate([train[i] for i in micro], cfg.pad_id)
                 loss, n = batch_loss(net, src, tgt, criterion, device, amp)
@@ -210,6 +211,7 @@ def main(argv=None) -> int:
             step += 1
             seconds = time.perf_counter() - clock                # training time only
             elapsed, window_time = elapsed + seconds, window_time + seconds
+            cpu += time.process_time() - cpu_clock
             bar.update(1)
             record = {}
             if step % args.log_every == 0:
@@ -225,10 +227,10 @@ def main(argv=None) -> int:
                     save_checkpoint(out / "best", model, data / TOKENIZER)
                 bar.write(f"step {step}: valid loss {valid_loss:.3f}, BLEU {bleu:.2f} (best {best_bleu:.2f})")
             if record and rank == 0:
-                log.write(json.dumps({**record, "elapsed": round(elapsed, 1)}) + "\n")
+                log.write(json.dumps({**record, "elapsed": round(elapsed, 1), "cpu": round(cpu, 1)}) + "\n")
                 log.flush()
             if step % args.save_every == 0 and rank == 0:
-                save_state(state_path, model, opt, step, epoch, elapsed, best_bleu)
+                save_state(state_path, model, opt, step, epoch, elapsed, cpu, best_bleu)
             if step >= args.steps or timed_out():
                 break
         else:
@@ -239,19 +241,19 @@ def main(argv=None) -> int:
             valid_loss, bleu = validate(model, valid, valid_text, cfg, tok, args, device, amp)
             log.write(json.dumps({"step": step, "lr": lrate(step, cfg.d_model, args.warmup, args.lr_scale),
                                   "valid_loss": round(valid_loss, 4), "bleu": bleu,
-                                  "elapsed": round(elapsed, 1)}) + "\n")
+                                  "elapsed": round(elapsed, 1), "cpu": round(cpu, 1)}) + "\n")
             if bleu > best_bleu:
                 best_bleu = bleu
                 save_checkpoint(out / "best", model, data / TOKENIZER)
         log.close()
-        save_state(state_path, model, opt, step, epoch, elapsed, best_bleu)
-        export(args, cfg, data, out, manifest, step, elapsed, device, world, len(train))
+        save_state(state_path, model, opt, step, epoch, elapsed, cpu, best_bleu)
+        export(args, cfg, data, out, manifest, step, elapsed, cpu, device, world, len(train))
     if world > 1:
         dist.destroy_process_group()
     return 0
 
 
-def export(args, cfg, data, out, manifest, step, elapsed, device, world, n_train):
+def export(args, cfg, data, out, manifest, step, elapsed, cpu, device, world, n_train):
     """Score the best checkpoint on the test split and write it, with log and card, to --export."""
     target = Path(args.export) if args.export else out / "checkpoint"
     best = load_checkpoint(out / "best")
@@ -262,7 +264,7 @@ def export(args, cfg, data, out, manifest, step, elapsed, device, world, n_train
         f"CPU ({platform.processor() or platform.machine()}, {torch.get_num_threads()} threads)")
     training = {"data": {"folder": str(data), "manifest": manifest, "train_pairs_used": n_train},
                 "args": vars(args), "config": asdict(cfg), "steps": step,
-                "wall_time_s": round(elapsed, 1), "hardware": hardware, "world_size": world,
+                "wall_time_s": round(elapsed, 1), "cpu_time_s": round(cpu, 1), "hardware": hardware, "world_size": world,
                 "parameters": best.model.num_parameters(), "test": {**result, "beam": args.test_beam},
                 "torch": torch.__version__}
     target.mkdir(parents=True, exist_ok=True)
