@@ -1,0 +1,66 @@
+"""Shared helpers for the benchmark scripts: timing statistics, environment record, JSON output."""
+from __future__ import annotations
+
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:            # run as `python benchmarks/x.py` from anywhere
+    sys.path.insert(0, str(ROOT))
+OUT = ROOT / "out" / "bench"
+
+
+def percentile(values: list[float], q: float) -> float:
+    """Linear-interpolated percentile, q in [0, 100]."""
+    xs = sorted(values)
+    pos = (len(xs) - 1) * q / 100
+    lo, hi = int(pos), min(int(pos) + 1, len(xs) - 1)
+    return xs[lo] + (xs[hi] - xs[lo]) * (pos - lo)
+
+
+def summary(values: list[float]) -> dict:
+    return {"median": statistics.median(values), "p90": percentile(values, 90), "min": min(values),
+            "max": max(values), "n": len(values)}
+
+
+def time_calls(fn, repeats: int, warmup: int) -> tuple[list[float], list[float]]:
+    """Seconds of `repeats` calls of fn(), after `warmup` untimed calls: (wall clock, process CPU time).
+
+    On a shared machine the wall clock includes the time other processes held the core; the CPU time
+    of this (single-threaded) process does not, so it shows what the code itself costs."""
+    for _ in range(warmup):
+        fn()
+    wall, cpu = [], []
+    for _ in range(repeats):
+        start, start_cpu = time.perf_counter(), time.process_time()
+        fn()
+        wall.append(time.perf_counter() - start)
+        cpu.append(time.process_time() - start_cpu)
+    return wall, cpu
+
+
+def environment() -> dict:
+    import torch
+
+    try:
+        rev = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
+                             text=True, timeout=5).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        rev = ""
+    return {"torch": torch.__version__, "threads": torch.get_num_threads(), "python": platform.python_version(),
+            "cpu": platform.processor() or platform.machine(), "cpu_count": os.cpu_count(),
+            "load_average_at_start": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
+            "git_rev": rev, "time": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
+
+
+def write_result(name: str, result: dict, path: str | None = None) -> Path:
+    target = Path(path) if path else OUT / f"{name}.json"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    return target
