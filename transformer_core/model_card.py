@@ -2,14 +2,34 @@
 from __future__ import annotations
 
 
+def _table(header: list[str], rows: list[list]) -> str:
+    fmt = lambda v: f"{v:,}" if isinstance(v, int) else str(v)
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    return "\n".join(lines + ["| " + " | ".join(fmt(v) for v in row) + " |" for row in rows])
+
+
+def _source_section(source: dict) -> str:
+    """The data source's provenance: scalars as one table, lists of records and nested counts as more."""
+    records = lambda v: isinstance(v, list) and v and all(isinstance(x, dict) for x in v)
+    scalars = [[k, "<br>".join(map(str, v)) if isinstance(v, list) else v]
+               for k, v in source.items() if not isinstance(v, dict) and not records(v)]
+    parts = [_table(["", ""], scalars)]
+    for key, value in source.items():
+        if records(value):
+            cols = list(dict.fromkeys(c for x in value for c in x))
+            parts.append(f"**{key}**\n\n" + _table(cols, [[x.get(c, "") for c in cols] for x in value]))
+        elif isinstance(value, dict) and value and all(isinstance(x, dict) for x in value.values()):
+            rows = list(dict.fromkeys(r for x in value.values() for r in x))
+            parts.append(f"**{key}**\n\n" + _table(["", *value], [[r, *(x.get(r, "") for x in value.values())]
+                                                               for r in rows]))
+    return "\n\n".join(parts)
+
+
 def render_card(t: dict) -> str:
     cfg, data, test = t["config"], t["data"], t["test"]
     m = data["manifest"]
-    source = m.get("source", {})
-    source_lines = "\n".join(f"| {k} | {v if not isinstance(v, list) else '<br>'.join(map(str, v))} |"
-                              for k, v in source.items())
-    counts = "\n".join(f"| {k} | {v:,} |" if isinstance(v, int) else f"| {k} | {v} |"
-                       for k, v in (m.get("counts") or {}).items())
+    counts = _table(["stage", "pairs"], [[k, v] for k, v in (m.get("counts") or {}).items()])
+    splits = _table(["split", "pairs"], [[k, v] for k, v in (m.get("splits") or {}).items()])
     minutes = t["wall_time_s"] / 60
     return f"""# {cfg['src_lang']}→{cfg['tgt_lang']} Transformer (Attention Atlas)
 
@@ -18,16 +38,14 @@ Attention Atlas project with `python -m transformer_core.train` for teaching: ev
 attention weight it computes can be inspected in the app.
 
 ## Data
-| | |
-|---|---|
-{source_lines}
+{_source_section(m.get("source", {}))}
 
 The corpus was fetched and built by `{m.get('command', 'python -m transformer_core.data')}`;
-it is not redistributed with this checkpoint. Counts:
+it is not redistributed with this checkpoint. Counts after each step of the pipeline:
 
-| stage | pairs |
-|---|---|
 {counts}
+
+{splits}
 
 ## Model
 | | |
