@@ -46,3 +46,38 @@ def one_thread():
     torch.set_num_threads(1)
     yield
     torch.set_num_threads(old)
+
+
+# --- App test fixtures (tests/test_page_*.py) ---------------------------------------------------
+
+@pytest.fixture(scope="session")
+def toy_checkpoints(tmp_path_factory, toy_pairs, toy_spm) -> Path:
+    """A checkpoints/ folder with two tiny random-init checkpoints on toy_spm: "toy-en" (en -> de,
+    with examples.json) and "toy-ko" (the same weights, tgt_lang "ko").  max_len 24, so long inputs
+    get truncated.  Point pages.ui.model_state.CHECKPOINTS_DIR at it (see app_checkpoints)."""
+    import torch
+
+    from transformer_core.checkpoint import save_checkpoint
+    from transformer_core.config import ModelConfig
+    from transformer_core.model import Transformer
+    from transformer_core.tokenizer import Tokenizer
+
+    vocab = Tokenizer.load(toy_spm).vocab_size
+    root = tmp_path_factory.mktemp("checkpoints")
+    examples = [{"src": src, "ref": ref} for src, ref in toy_pairs[:3]]
+    for name, tgt_lang in (("toy-en", "de"), ("toy-ko", "ko")):
+        torch.manual_seed(0)
+        cfg = ModelConfig(vocab_size=vocab, d_model=32, n_heads=2, n_encoder_layers=2, n_decoder_layers=2,
+                          d_ff=64, max_len=24, tgt_lang=tgt_lang)
+        save_checkpoint(root / name, Transformer(cfg).eval(), toy_spm,
+                        examples=examples if name == "toy-en" else None)
+    return root
+
+
+@pytest.fixture
+def app_checkpoints(toy_checkpoints, monkeypatch) -> Path:
+    """The app's bundled checkpoints are toy_checkpoints for this test."""
+    from pages.ui import model_state
+
+    monkeypatch.setattr(model_state, "CHECKPOINTS_DIR", toy_checkpoints)
+    return toy_checkpoints
