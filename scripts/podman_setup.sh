@@ -15,7 +15,7 @@
 # Settings: ATLAS_PODMAN_DIR (default ~/.cache/attention-atlas/podman).
 set -euo pipefail
 
-ATLAS_PODMAN_DIR="${ATLAS_PODMAN_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/attention-atlas/podman}"
+ATLAS_PODMAN_DIR="${ATLAS_PODMAN_DIR:-${XDG_CACHE_HOME:-${HOME:-/var/tmp}/.cache}/attention-atlas/podman}"
 ATLAS_BASE_IMAGE="${ATLAS_BASE_IMAGE:-docker.io/library/python:3.11-slim}"
 ATLAS_STANDIN_LABEL="org.attention-atlas.standin"
 
