@@ -21,8 +21,8 @@ TRAINING = "training.json"  # written by train.py into the checkpoint: args, dat
 
 
 def bleu_tokenize(lang: str) -> str:
-    """sacrebleu tokenizer for the target language: 13a, or characters for Korean (no word spaces rule)."""
-    return "char" if lang == "ko" else "13a"
+    """sacrebleu tokenizer for the target language: 13a, or MeCab-ko morphemes for Korean."""
+    return "ko-mecab" if lang == "ko" else "13a"
 
 
 def score(hyps: list[str], refs: list[str], lang: str) -> dict:
