@@ -134,13 +134,21 @@ def test_config_bad_field(saved, changes, message):
     assert _load_error(folder) == f"{CONFIG}: {message}"
 
 
+@pytest.mark.parametrize("dropout", [None, [0.1], math.nan])
+def test_config_dropout_not_a_number(saved, dropout):
+    folder, _ = saved
+    _rewrite_config(folder, dropout=dropout)
+    assert _load_error(folder).startswith(f"{CONFIG}: ")
+
+
 @pytest.mark.xfail(strict=True, raises=ValueError,
                    reason="core bug: ModelConfig.validate's float(dropout) raises a bare ValueError for a "
-                          "non-numeric string, which load_checkpoint does not turn into CheckpointError")
+                          "non-numeric string, which load_checkpoint does not turn into CheckpointError "
+                          "(one-line patch in the test report)")
 def test_config_non_numeric_dropout(saved):
     folder, _ = saved
     _rewrite_config(folder, dropout="lots")
-    assert _load_error(folder).startswith(f"{CONFIG}: ")
+    assert _load_error(folder) == f"{CONFIG}: dropout must be in [0, 1), got 'lots'"
 
 
 def test_config_unknown_field(saved):
@@ -260,6 +268,21 @@ def test_tokenizer_not_sentencepiece(saved):
     folder, _ = saved
     (folder / TOKENIZER).write_bytes(b"this is not a SentencePiece model")
     assert _load_error(folder).startswith(f"{TOKENIZER}: {folder / TOKENIZER}: not a SentencePiece model")
+
+
+def test_tokenizer_with_other_special_ids(saved, toy_pairs):
+    """A SentencePiece model trained with the library's defaults (unk 0, bos 1, eos 2, no pad)."""
+    import io
+
+    import sentencepiece as spm
+
+    folder, _ = saved
+    buffer = io.BytesIO()
+    spm.SentencePieceTrainer.train(sentence_iterator=iter([s for pair in toy_pairs for s in pair]),
+                                   model_writer=buffer, vocab_size=40, hard_vocab_limit=False, minloglevel=2)
+    (folder / TOKENIZER).write_bytes(buffer.getvalue())
+    assert _load_error(folder) == (f"{TOKENIZER}: {folder / TOKENIZER}: SentencePiece model has pad/unk/bos/eos "
+                                   "ids (-1, 0, 1, 2), expected (0, 1, 2, 3)")
 
 
 @pytest.mark.parametrize("content, message", [
