@@ -1,4 +1,222 @@
-"""Translate & attention (home): another engineer fills this page once the model loader exists."""
-from pages.ui.widgets import coming_soon
+"""Translate & attention (home): type a sentence, see the translation and where every head of every
+layer looks (encoder self-attention, masked decoder self-attention, encoder-decoder attention), the
+source-target alignment, and what happens when heads are switched off.
 
-coming_soon("translate")
+The attention comes from ONE traced teacher-forced forward pass on [BOS] + the output, cached per
+(model, sentence, beam, heads off).  Only the open attention type is drawn, as one layer × head grid.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from pages.ui import figures, model_state
+from pages.ui.export import matrix_frame, safe_filename, to_csv, to_json
+from pages.ui.i18n import current_lang, t
+from pages.ui.sentence import kind_label, layer_head_label, run_cached, sentence_input, truncation_notice
+from pages.ui.widgets import current_page, escape_md, figure_config, latex, page_header
+from transformer_core import explain
+
+KINDS = explain.ATTENTION_KINDS
+LEVELS = ("token", "word")
+AVERAGE = -1
+
+
+def lazy_downloads(make_data, name: str, key: str) -> None:
+    """CSV / JSON buttons whose files are only built when clicked (full precision)."""
+    base = safe_filename(current_page(), name, current_lang())
+    with st.container(horizontal=True, gap="small"):
+        st.download_button(t("common.download_csv"), lambda: to_csv(make_data()), file_name=f"{base}.csv",
+                           mime="text/csv", key=f"{key}_csv", on_click="ignore", icon=":material/download:",
+                           type="tertiary")
+        st.download_button(t("common.download_json"), lambda: to_json(make_data()), file_name=f"{base}.json",
+                           mime="application/json", key=f"{key}_json", on_click="ignore",
+                           icon=":material/download:", type="tertiary")
+
+
+def chart(fig, name: str, key: str) -> None:
+    st.plotly_chart(fig, config=figure_config(name), key=key)
+
+
+def sides(res: dict, kind: str) -> tuple[list[str], list[str]]:
+    """Query and key pieces of one attention type."""
+    return {"enc_self": (res["src_pieces"], res["src_pieces"]),
+            "dec_self": (res["tgt_pieces"], res["tgt_pieces"]),
+            "cross": (res["tgt_pieces"], res["src_pieces"])}[kind]
+
+
+def weights_at(res: dict, kind: str, level: str) -> tuple[np.ndarray, list[str], list[str]]:
+    """(L, h, Tq, Tk) weights with their query and key labels, merged to words at level "word"."""
+    q, k = sides(res, kind)
+    w = res["attn"][kind]
+    if level == "word":
+        return explain.to_words(w, q, k)
+    return w, list(q), list(k)
+
+
+def grid_frames(w: np.ndarray, q: list[str], k: list[str]) -> dict[str, pd.DataFrame]:
+    return {layer_head_label(l, h): matrix_frame(w[l, h], q, k) for l in range(w.shape[0]) for h in range(w.shape[1])}
+
+
+# ---------------------------------------------------------------- attention heatmaps
+
+def lesson() -> None:
+    c1, c2 = st.columns([3, 2], vertical_alignment="center")
+    with c1:
+        st.markdown(t("translate.lesson"))
+    with c2:
+        latex(r"\mathrm{Attention}(Q, K, V) = \mathrm{softmax}\!\left(\frac{QK^T}{\sqrt{d_k}}\right)V")
+    with st.expander(t("translate.lesson.masks_title"), icon=":material/grid_on:"):
+        st.markdown(t("translate.lesson.masks"))
+        latex(r"\underbrace{(B, 1, 1, S)}_{\texttt{src\_mask}} \qquad \underbrace{(B, 1, T, T)}_{\texttt{trg\_mask}}")
+
+
+@st.fragment
+def attention_view(res: dict) -> None:
+    st.subheader(t("translate.attn.title"))
+    lesson()
+    level = st.segmented_control(t("translate.level"), LEVELS, key="tr_level", required=True, default="token",
+                                 format_func={v: t(f"translate.level.{v}") for v in LEVELS}.get,
+                                 help=t("translate.level_help"))
+    tabs = st.tabs([kind_label(k) for k in KINDS], key="tr_kind", on_change="rerun")
+    for kind, tab in zip(KINDS, tabs):
+        if tab.open is False:
+            continue
+        with tab:
+            kind_view(res, kind, level or "token")
+
+
+def kind_view(res: dict, kind: str, level: str) -> None:
+    w, q, k = weights_at(res, kind, level)
+    L, H = w.shape[:2]
+    st.caption(t(f"translate.kind.{kind}.explain", S=len(res["src_pieces"]), T=len(res["tgt_pieces"]),
+                 L=L, h=H))
+    with st.container(horizontal=True, gap="medium"):
+        layer = st.segmented_control(t("attn.layer"), range(L), key=f"tr_layer_{kind}", default=0, required=True,
+                                     format_func=lambda v: str(v + 1))
+        head = st.segmented_control(t("attn.head"), range(H), key=f"tr_head_{kind}", default=0, required=True,
+                                    format_func=lambda v: str(v + 1))
+    layer, head = layer or 0, head or 0
+    x_title, y_title = t(f"translate.axis.key.{kind}"), t(f"translate.axis.query.{kind}")
+    g, f = st.columns([3, 2])
+    with g:
+        titles = [[layer_head_label(l, h) for h in range(H)] for l in range(L)]
+        fig = figures.attention_grid(w, q, k, panel_titles=titles, selected=(layer, head), x_title=x_title,
+                                     y_title=y_title, colorbar_title=t("translate.weight"),
+                                     title=t("translate.grid.title", kind=kind_label(kind)))
+        chart(fig, f"{kind}_grid", key=f"tr_grid_{kind}")
+        lazy_downloads(lambda: grid_frames(w, q, k), f"{kind}_all_heads", key=f"tr_grid_dl_{kind}")
+    with f:
+        fig = figures.attention_heatmap(w[layer, head], q, k, x_title=x_title, y_title=y_title,
+                                        colorbar_title=t("translate.weight"),
+                                        title=t("translate.focus.title", kind=kind_label(kind),
+                                                head=layer_head_label(layer, head)))
+        chart(fig, f"{kind}_{layer + 1}_{head + 1}", key=f"tr_focus_{kind}")
+        one = w[layer, head]
+        lazy_downloads(lambda: matrix_frame(one, q, k), f"{kind}_L{layer + 1}_H{head + 1}", key=f"tr_focus_dl_{kind}")
+    if kind == "cross":
+        st.caption(t("translate.kind.cross.rows"))
+
+
+# ---------------------------------------------------------------- alignment
+
+@st.fragment
+def alignment_view(res: dict, tgt_lang: str, n_layers: int, n_heads: int) -> None:
+    st.subheader(t("translate.align.title"))
+    st.markdown(t("translate.align.explain"))
+    if tgt_lang == "ko":
+        st.info(t("translate.sov_note"), icon=":material/swap_horiz:")
+    c1, c2, c3 = st.columns(3)
+    layer = c1.selectbox(t("attn.layer"), range(n_layers), index=n_layers - 1, key="tr_align_layer",
+                         format_func=lambda v: str(v + 1))
+    head = c2.selectbox(t("attn.head"), [AVERAGE, *range(n_heads)], key="tr_align_head",
+                        format_func={AVERAGE: t("translate.align.average"), **{h: str(h + 1) for h in range(n_heads)}}.get)
+    threshold = c3.slider(t("translate.align.threshold"), 0.0, 0.5, 0.05, 0.01, key="tr_align_threshold",
+                          help=t("translate.align.threshold_help"))
+    cross = res["attn"]["cross"][layer]                                   # (h, T, S)
+    w = cross.mean(0) if head == AVERAGE else cross[head]
+    w, tgt_words, src_words = explain.to_words(w, res["pred_pieces"], res["src_pieces"])
+    fig = figures.alignment_figure(w, src_words, tgt_words, threshold=threshold,
+                                   src_title=t("translate.align.source"), tgt_title=t("translate.align.target"))
+    chart(fig, "alignment", key="tr_align_fig")
+    lazy_downloads(lambda: matrix_frame(w, tgt_words, src_words), "alignment", key="tr_align_dl")
+    st.caption(t("translate.align.caption"))
+
+
+# ---------------------------------------------------------------- switching heads off
+
+def _all_cross_off(options: list) -> None:
+    st.session_state["tr_heads_off"] = [o for o in options if o[0] == "cross"]
+
+
+def _clear_off() -> None:
+    st.session_state["tr_heads_off"] = []
+
+
+def head_option_label(option: tuple[str, int, int]) -> str:
+    kind, layer, head = option
+    return t("translate.off.option", kind=kind_label(kind), head=layer_head_label(layer, head))
+
+
+@st.fragment
+def heads_off_view(model_key: str, ckpt, text: str, beam: int, original: dict) -> None:
+    st.subheader(t("translate.off.title"))
+    st.markdown(t("translate.off.explain"))
+    options = explain.all_heads(ckpt.model)
+    labels = {o: head_option_label(o) for o in options}      # formatted now, in this run's language
+    chosen = st.multiselect(t("translate.off.select"), options, key="tr_heads_off", format_func=labels.get,
+                            placeholder=t("translate.off.placeholder"))
+    with st.container(horizontal=True, gap="small"):
+        st.button(t("translate.off.all_cross"), key="tr_off_all_cross", on_click=_all_cross_off, args=(options,),
+                  icon=":material/link_off:")
+        st.button(t("translate.off.clear"), key="tr_off_clear", on_click=_clear_off, icon=":material/restart_alt:",
+                  disabled=not chosen)
+    if not chosen:
+        st.caption(t("translate.off.none"))
+        return
+    off = run_cached("translation", model_key, ckpt, text, beam, tuple(chosen))
+    c1, c2 = st.columns(2)
+    with c1:
+        with st.container(border=True):
+            st.caption(t("translate.off.original"))
+            st.markdown(escape_md(original["text"]) or t("translate.empty_output"))
+    with c2:
+        with st.container(border=True):
+            st.caption(t("translate.off.changed", n=len(chosen)))
+            st.markdown(escape_md(off["text"]) or t("translate.empty_output"))
+    if off["out_ids"] == original["out_ids"]:
+        st.info(t("translate.off.same"), icon=":material/drag_handle:")
+    else:
+        st.success(t("translate.off.differs"), icon=":material/compare_arrows:")
+
+
+# ---------------------------------------------------------------- the page
+
+def main() -> None:
+    page_header("translate")
+    ckpt = model_state.active()
+    if ckpt is None:
+        return
+    model_key = model_state.active_key()
+    got = sentence_input("tr", ckpt)
+    if got is None:
+        return
+    text, beam = got
+    truncation_notice(ckpt, text)
+    res = run_cached("translation", model_key, ckpt, text, beam)
+    with st.container(key="translation", border=True):
+        st.caption(t("translate.output", tgt=ckpt.config.tgt_lang,
+                     mode=t("sentence.mode.beam") if beam > 1 else t("sentence.mode.greedy")))
+        if res["text"]:
+            st.markdown("### " + escape_md(res["text"]))
+        else:
+            st.markdown(t("translate.empty_output"))
+    attention_view(res)
+    st.divider()
+    alignment_view(res, ckpt.config.tgt_lang, ckpt.config.n_decoder_layers, ckpt.config.n_heads)
+    st.divider()
+    heads_off_view(model_key, ckpt, text, beam, res)
+
+
+main()

@@ -316,3 +316,277 @@ def smoothing_figure(vocab: Sequence[str], distributions: Mapping[str, Sequence[
                      title: str = "", x_title: str = "", y_title: str = "") -> go.Figure:
     return bar_figure(vocab, distributions, title=title, x_title=x_title, y_title=y_title,
                       text_fmt=".3f", y_range=(0, 1.12))
+
+
+# ---------------------------------------------------------------- a trained model's attention
+# (translate, decoding and shapes pages).  These figures are built from plain dicts without
+# plotly's validation (go.Figure(..., _validate=False)): a layer × head grid is 10–20× faster to
+# build that way, which matters on the home page.  Tests rebuild them validated.
+
+ATTN_COLORSCALE = [[0.0, "#f7fbff"], [0.125, "#deebf7"], [0.25, "#c6dbef"], [0.375, "#9ecae1"], [0.5, "#6baed6"],
+                   [0.625, "#4292c6"], [0.75, "#2171b5"], [0.875, "#08519c"], [1.0, "#08306b"]]   # white -> blue
+
+
+def tick_labels(labels: Sequence[str]) -> list[str]:
+    """Escaped labels for a categorical axis, repeats made distinct by trailing zero-width spaces
+    (they look the same; plotly would merge equal categories)."""
+    seen: dict[str, int] = {}
+    out = []
+    for label in labels:
+        text = escape(label)
+        n = seen.get(text, 0)
+        seen[text] = n + 1
+        out.append(text + "\u200b" * n)
+    return out
+
+
+def _rounded(arr: np.ndarray, decimals: int | None) -> list:
+    arr = np.asarray(arr, dtype=float)
+    return (arr if decimals is None else np.round(arr, decimals)).tolist()
+
+
+def _axis_suffix(i: int) -> str:
+    return "" if i == 1 else str(i)
+
+
+def _hover(arrow_fmt: str = ".3f") -> str:
+    return "%{y} → %{x}: %{z:" + arrow_fmt + "}<extra></extra>"
+
+
+def attention_grid(weights, q_labels: Sequence[str], k_labels: Sequence[str], *,
+                   panel_titles: Sequence[Sequence[str]], x_title: str = "", y_title: str = "",
+                   colorbar_title: str = "", selected: tuple[int, int] | None = None,
+                   decimals: int | None = 4, title: str = "") -> go.Figure:
+    """Every layer × head of one attention type in one figure: weights (L, h, Tq, Tk), rows = layers,
+    columns = heads, one shared 0..1 colour scale.  Trace n = layer * h + head holds z = weights[l, head]
+    (rounded to `decimals`).  panel_titles[l][head] labels each panel; `selected` gets a frame."""
+    arr = as_array(weights)
+    L, H, Tq, Tk = arr.shape
+    x, y = tick_labels(k_labels), tick_labels(q_labels)
+    hgap, vgap = (0.025 if H > 1 else 0.0), (0.30 / L if L > 1 else 0.0)
+    panel_h = int(min(300, max(150, 16 * Tq), max(150, 1100 // L)))
+    data, layout = [], {
+        "coloraxis": {"colorscale": ATTN_COLORSCALE, "cmin": 0.0, "cmax": 1.0,
+                      "colorbar": {"title": {"text": escape(colorbar_title)}, "thickness": 14, "len": 0.6}},
+        "font": {"size": FONT_SIZE - 2}, "height": 70 + L * panel_h + (90 if Tk > 6 else 40),
+        "margin": {"l": 10, "r": 10, "t": 60 if title else 34, "b": 10}, "annotations": [], "shapes": [],
+        "showlegend": False}
+    if title:
+        layout["title"] = {"text": escape(title), "font": {"size": FONT_SIZE + 1}}
+    width, height = (1 - hgap * (H - 1)) / H, (1 - vgap * (L - 1)) / L
+    show_every_y = max(1, Tq // 14)
+    for layer in range(L):
+        for head in range(H):
+            n = layer * H + head + 1
+            s = _axis_suffix(n)
+            x0 = head * (width + hgap)
+            y1 = 1 - layer * (height + vgap)
+            dom_x, dom_y = [x0, x0 + width], [y1 - height, y1]
+            data.append({"type": "heatmap", "z": _rounded(arr[layer, head], decimals), "x": x, "y": y,
+                         "coloraxis": "coloraxis", "xaxis": "x" + s, "yaxis": "y" + s,
+                         "hovertemplate": _hover(), "xgap": 1 if Tk <= 30 else 0, "ygap": 1 if Tq <= 30 else 0})
+            layout["xaxis" + s] = {"domain": dom_x, "anchor": "y" + s, "showticklabels": layer == L - 1,
+                                   "tickangle": -60 if Tk > 6 else 0, "type": "category",
+                                   "tickfont": {"size": 10 if Tk > 12 else 12}, "showgrid": False,
+                                   **({"title": {"text": escape(x_title)}} if layer == L - 1 and x_title else {})}
+            layout["yaxis" + s] = {"domain": dom_y, "anchor": "x" + s, "autorange": "reversed", "type": "category",
+                                   "showticklabels": head == 0, "tickfont": {"size": 10 if Tq > 12 else 12},
+                                   "showgrid": False, "dtick": show_every_y,
+                                   **({"title": {"text": escape(y_title)}} if head == 0 and layer == L // 2 and y_title else {})}
+            is_sel = selected is not None and tuple(selected) == (layer, head)
+            layout["annotations"].append({
+                "text": ("<b>" + escape(panel_titles[layer][head]) + "</b>") if is_sel else escape(panel_titles[layer][head]),
+                "xref": "paper", "yref": "paper", "x": (dom_x[0] + dom_x[1]) / 2, "y": dom_y[1],
+                "xanchor": "center", "yanchor": "bottom", "showarrow": False,
+                "font": {"size": FONT_SIZE - 2, "color": PALETTE[1] if is_sel else "#374151"}})
+            if is_sel:
+                layout["shapes"].append({"type": "rect", "xref": "paper", "yref": "paper", "x0": dom_x[0],
+                                         "x1": dom_x[1], "y0": dom_y[0], "y1": dom_y[1],
+                                         "line": {"color": PALETTE[1], "width": 3}})
+    return go.Figure(data=data, layout=layout, _validate=False)
+
+
+def attention_heatmap(matrix, q_labels: Sequence[str], k_labels: Sequence[str], *, title: str = "",
+                      x_title: str = "", y_title: str = "", colorbar_title: str = "",
+                      decimals: int | None = 4, show_values: bool | None = None, zmax: float = 1.0,
+                      height: int | None = None) -> go.Figure:
+    """One head's attention (Tq, Tk) large, 0..zmax scale; the values are written in the cells when
+    the matrix is small (show_values None: up to 10 × 10)."""
+    arr = as_array(matrix)
+    if arr.ndim == 1:
+        arr = arr[None, :]
+    Tq, Tk = arr.shape
+    z = _rounded(arr, decimals)
+    if show_values is None:
+        show_values = Tq <= 10 and Tk <= 10
+    trace = {"type": "heatmap", "z": z, "x": tick_labels(k_labels), "y": tick_labels(q_labels),
+             "colorscale": ATTN_COLORSCALE, "zmin": 0.0, "zmax": zmax, "hovertemplate": _hover(),
+             "xgap": 1 if Tk <= 40 else 0, "ygap": 1 if Tq <= 40 else 0,
+             "colorbar": {"title": {"text": escape(colorbar_title)}, "thickness": 14}}
+    if show_values:       # values >= 0.005 written in the cells, dark cells in white
+        trace["text"] = [[f"{v:.2f}" if v >= 0.005 else "" for v in row] for row in arr.tolist()]
+        trace["texttemplate"] = "%{text}"
+        trace["textfont"] = {"size": 11 if max(Tq, Tk) > 7 else 13}
+    layout = {"font": {"size": FONT_SIZE}, "showlegend": False,
+              "height": height or int(min(640, max(240, 110 + 26 * Tq))),
+              "margin": {"l": 10, "r": 10, "t": 50 if title else 16, "b": 10},
+              "xaxis": {"type": "category", "tickangle": -60 if Tk > 6 else 0, "showgrid": False,
+                        "title": {"text": escape(x_title)}},
+              "yaxis": {"type": "category", "autorange": "reversed", "showgrid": False,
+                        "title": {"text": escape(y_title)}}}
+    if title:
+        layout["title"] = {"text": escape(title), "font": {"size": FONT_SIZE + 1}}
+    return go.Figure(data=[trace], layout=layout, _validate=False)
+
+
+ALIGN_BINS = 8
+
+
+def alignment_figure(weights, src_labels: Sequence[str], tgt_labels: Sequence[str], *, threshold: float = 0.05,
+                     title: str = "", src_title: str = "", tgt_title: str = "", decimals: int | None = 4) -> go.Figure:
+    """Cross-attention (T, S) as lines from each source word (left) to each target word (right); width
+    and opacity grow with the weight.  Weights below threshold are left out.  The last trace holds one
+    hover point per line (customdata = [target index, source index, weight])."""
+    arr = as_array(weights)
+    T, S = arr.shape
+    ys = np.arange(S) - (S - 1) / 2
+    yt = np.arange(T) - (T - 1) / 2
+    bins: list[dict] = [{"x": [], "y": []} for _ in range(ALIGN_BINS)]
+    mid_x, mid_y, custom, hover = [], [], [], []
+    src_esc, tgt_esc = [escape(s) for s in src_labels], [escape(s) for s in tgt_labels]
+    for i in range(T):
+        for j in range(S):
+            w = float(arr[i, j])
+            if w < threshold:
+                continue
+            b = min(ALIGN_BINS - 1, int(w * ALIGN_BINS))
+            bins[b]["x"] += [0.0, 1.0, None]
+            bins[b]["y"] += [float(ys[j]), float(yt[i]), None]
+            mid_x.append(0.5)
+            mid_y.append(float((ys[j] + yt[i]) / 2))
+            wr = w if decimals is None else round(w, decimals)
+            custom.append([i, j, wr])
+            hover.append(f"{src_esc[j]} → {tgt_esc[i]}")
+    data = []
+    for b, seg in enumerate(bins):
+        if not seg["x"]:
+            continue
+        level = (b + 0.5) / ALIGN_BINS
+        data.append({"type": "scatter", "mode": "lines", "x": seg["x"], "y": seg["y"], "hoverinfo": "skip",
+                     "line": {"color": PALETTE[0], "width": 0.8 + 9 * level}, "opacity": 0.12 + 0.88 * level,
+                     "showlegend": False})
+    data.append({"type": "scatter", "mode": "text", "x": [0.0] * S, "y": ys.tolist(), "text": src_esc,
+                 "textposition": "middle left", "hoverinfo": "skip", "showlegend": False,
+                 "textfont": {"size": FONT_SIZE, "color": PALETTE[0]}})
+    data.append({"type": "scatter", "mode": "text", "x": [1.0] * T, "y": yt.tolist(), "text": tgt_esc,
+                 "textposition": "middle right", "hoverinfo": "skip", "showlegend": False,
+                 "textfont": {"size": FONT_SIZE, "color": PALETTE[1]}})
+    data.append({"type": "scatter", "mode": "markers", "x": mid_x, "y": mid_y, "customdata": custom,
+                 "text": hover, "marker": {"size": 6, "color": "rgba(0,0,0,0)"}, "showlegend": False,
+                 "hovertemplate": "%{text}: %{customdata[2]:.3f}<extra></extra>"})
+    span = max(S, T)
+    layout = {"font": {"size": FONT_SIZE}, "showlegend": False, "height": int(min(900, max(260, 60 + 30 * span))),
+              "margin": {"l": 10, "r": 10, "t": 60 if title else 40, "b": 10}, "hovermode": "closest",
+              "xaxis": {"range": [-0.75, 1.75], "visible": False, "fixedrange": True},
+              "yaxis": {"range": [span / 2 + 0.2, -span / 2 - 0.2], "visible": False, "fixedrange": True},
+              "annotations": [
+                  {"text": "<b>" + escape(src_title) + "</b>", "x": 0.0, "y": -span / 2 - 0.2, "xanchor": "right",
+                   "yanchor": "bottom", "showarrow": False, "font": {"color": PALETTE[0]}},
+                  {"text": "<b>" + escape(tgt_title) + "</b>", "x": 1.0, "y": -span / 2 - 0.2, "xanchor": "left",
+                   "yanchor": "bottom", "showarrow": False, "font": {"color": PALETTE[1]}}]}
+    if title:
+        layout["title"] = {"text": escape(title), "font": {"size": FONT_SIZE + 1}}
+    return go.Figure(data=data, layout=layout, _validate=False)
+
+
+def topk_figure(tokens: Sequence[str], probs: Sequence[float], *, chosen: int | None = None, title: str = "",
+                x_title: str = "", decimals: int | None = 4) -> go.Figure:
+    """The k most likely next tokens as horizontal bars, most likely on top; bar `chosen` highlighted."""
+    vals = [float(p) for p in probs]
+    colors = [PALETTE[1] if i == chosen else PALETTE[0] for i in range(len(vals))]
+    trace = {"type": "bar", "orientation": "h", "x": _rounded(vals, decimals), "y": tick_labels(tokens),
+             "marker": {"color": colors}, "text": [f"{v:.3f}" for v in vals], "textposition": "outside",
+             "cliponaxis": False, "hovertemplate": "%{y}: %{x:.4f}<extra></extra>"}
+    layout = {"font": {"size": FONT_SIZE}, "showlegend": False, "height": int(120 + 38 * len(vals)),
+              "margin": {"l": 10, "r": 30, "t": 50 if title else 16, "b": 10},
+              "xaxis": {"range": [0, 1.12], "title": {"text": escape(x_title)}},
+              "yaxis": {"type": "category", "autorange": "reversed"}}
+    if title:
+        layout["title"] = {"text": escape(title), "font": {"size": FONT_SIZE + 1}}
+    return go.Figure(data=[trace], layout=layout, _validate=False)
+
+
+def matrix_panels(panels: Sequence, row_labels: Sequence[str], *, panel_titles: Sequence[str],
+                  title: str = "", x_title: str = "", colorscale: str = "RdBu", symmetric: bool = True,
+                  decimals: int | None = 3, height: int | None = None, gap: float = 0.02,
+                  widths: Sequence[float] | None = None) -> go.Figure:
+    """Matrices (rows × cols_i) side by side on one shared colour scale, e.g. Q (S, d_model) split into
+    h blocks (S, d_k).  Trace i holds z = panels[i] (rounded); the columns are numbered from 0 within
+    each panel, and hovering shows row, column and value.  symmetric: a colour scale centred on 0."""
+    arrs = [as_array(p) for p in panels]
+    rows = arrs[0].shape[0]
+    cmax = float(max(np.nanmax(np.abs(a)) for a in arrs)) or 1.0
+    widths = list(widths) if widths is not None else [a.shape[1] for a in arrs]
+    total = float(sum(widths))
+    avail = 1 - gap * (len(arrs) - 1)
+    y = tick_labels(row_labels)
+    data, layout, x0 = [], {"annotations": []}, 0.0
+    lo = float(min(np.nanmin(a) for a in arrs))
+    cax = {"colorscale": colorscale, "colorbar": {"thickness": 14},
+           "cmin": -cmax if symmetric else lo, "cmax": cmax if symmetric else float(max(np.nanmax(a) for a in arrs))}
+    for i, arr in enumerate(arrs):
+        s = _axis_suffix(i + 1)
+        w = avail * widths[i] / total
+        dom = [x0, min(1.0, x0 + w)]
+        data.append({"type": "heatmap", "z": _rounded(arr, decimals), "y": y, "x": list(range(arr.shape[1])),
+                     "coloraxis": "coloraxis", "xaxis": "x" + s, "yaxis": "y" + s,
+                     "hovertemplate": "%{y}, %{x}: %{z:.3f}<extra></extra>"})
+        layout["xaxis" + s] = {"domain": dom, "anchor": "y" + s, "showgrid": False, "zeroline": False,
+                               "tickfont": {"size": 10},
+                               **({"title": {"text": escape(x_title)}} if x_title and len(arrs) == 1 else {})}
+        layout["yaxis" + s] = {"anchor": "x" + s, "type": "category", "autorange": "reversed",
+                               "showticklabels": i == 0, "showgrid": False}
+        layout["annotations"].append({"text": escape(panel_titles[i]), "xref": "paper", "yref": "paper",
+                                      "x": (dom[0] + dom[1]) / 2, "y": 1.0, "xanchor": "center", "yanchor": "bottom",
+                                      "showarrow": False, "font": {"size": FONT_SIZE - 2}})
+        x0 = dom[1] + gap
+    layout.update({"coloraxis": cax, "font": {"size": FONT_SIZE}, "showlegend": False,
+                   "height": height or int(min(560, max(220, 110 + 22 * rows))),
+                   "margin": {"l": 10, "r": 10, "t": 70 if title else 34, "b": 10}})
+    if title:
+        layout["title"] = {"text": escape(title), "font": {"size": FONT_SIZE + 1}}
+    return go.Figure(data=data, layout=layout, _validate=False)
+
+
+def position_stats_figure(labels: Sequence[str], panels: Sequence[Mapping], *, title: str = "",
+                          x_title: str = "", height: int = 360) -> go.Figure:
+    """Per-position statistics side by side: panels = [{"title", "series": [{"name", "y", "dash"?}]}];
+    the same series name keeps its colour in every panel (one legend entry)."""
+    x = tick_labels(labels)
+    data, layout = [], {"annotations": []}
+    colors: dict[str, str] = {}
+    n = len(panels)
+    gap = 0.08 if n > 1 else 0.0
+    w = (1 - gap * (n - 1)) / n
+    for p, panel in enumerate(panels):
+        s = _axis_suffix(p + 1)
+        dom = [p * (w + gap), p * (w + gap) + w]
+        for series in panel["series"]:
+            color = colors.setdefault(series["name"], PALETTE[len(colors) % len(PALETTE)])
+            data.append({"type": "scatter", "mode": "lines+markers", "x": x, "y": _rounded(series["y"], 5),
+                         "name": escape(series["name"]), "legendgroup": escape(series["name"]),
+                         "showlegend": p == 0, "xaxis": "x" + s, "yaxis": "y" + s,
+                         "line": {"color": color, "width": 2.5, "dash": series.get("dash", "solid")},
+                         "marker": {"size": 7}, "hovertemplate": "%{x}: %{y:.4f}<extra>" + escape(series["name"]) + "</extra>"})
+        layout["xaxis" + s] = {"domain": dom, "anchor": "y" + s, "type": "category", "tickangle": -60 if len(x) > 6 else 0,
+                               **({"title": {"text": escape(x_title)}} if x_title else {})}
+        layout["yaxis" + s] = {"anchor": "x" + s, "zeroline": True}
+        layout["annotations"].append({"text": escape(panel["title"]), "xref": "paper", "yref": "paper",
+                                      "x": (dom[0] + dom[1]) / 2, "y": 1.0, "xanchor": "center", "yanchor": "bottom",
+                                      "showarrow": False, "font": {"size": FONT_SIZE}})
+    layout.update({"font": {"size": FONT_SIZE}, "height": height, "showlegend": True,
+                   "legend": {"orientation": "h", "yanchor": "top", "y": -0.3, "x": 0},
+                   "margin": {"l": 10, "r": 10, "t": 70 if title else 34, "b": 10}})
+    if title:
+        layout["title"] = {"text": escape(title), "font": {"size": FONT_SIZE + 1}}
+    return go.Figure(data=data, layout=layout, _validate=False)

@@ -1,0 +1,164 @@
+"""The sentence the model pages work on (translate, decoding, shapes) and their cached model runs.
+
+    sentence_input(page, ckpt)       text input (Enter submits), example buttons, greedy/beam switch;
+                                     -> (text, beam) or None (with an i18n'd message) for empty input
+    run_cached(kind, key, ckpt, …)   one model run, cached per (model key, sentence, beam, heads off):
+                                     st.cache_data for bundled models (keyed by name), a small dict
+                                     in st.session_state for this session's own models
+
+The sentence and the decoding mode are shared by the three pages (kept under SHARED_KEYS), so a
+sentence typed on one page is the sentence of the next.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import streamlit as st
+import torch
+
+from transformer_core import explain
+from transformer_core.checkpoint import Checkpoint
+from transformer_core.translate import source_ids, translate
+
+from . import model_state
+from .i18n import t
+from .widgets import escape_md
+
+BEAM, ALPHA = 4, 0.6
+MODES = ("greedy", "beam")
+MAX_CHARS = 1000                 # a guard; the model's own max_len truncates (with a notice) long before
+MAX_EXAMPLES = 6
+SHARED_TEXT, SHARED_MODE = "atlas_sentence", "atlas_mode"
+SESSION_CACHE, SESSION_CACHE_SIZE = "atlas_runs", 24
+DEFAULT_EXAMPLES = ("translate.example.1", "translate.example.2", "translate.example.3")
+
+
+def one_thread() -> None:
+    """Tiny single-sentence models on a shared CPU: more torch threads only contend (10× slower here)."""
+    if torch.get_num_threads() != 1:
+        torch.set_num_threads(1)
+
+
+def examples(ckpt: Checkpoint) -> list[str]:
+    srcs = [e["src"] for e in ckpt.examples if str(e.get("src", "")).strip()][:MAX_EXAMPLES]
+    return srcs or [t(k) for k in DEFAULT_EXAMPLES]
+
+
+def _use_example(widget_key: str, text: str) -> None:
+    st.session_state[widget_key] = text
+
+
+def _short(text: str, n: int = 48) -> str:
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def sentence_input(page: str, ckpt: Checkpoint) -> tuple[str, int] | None:
+    """The sentence box (shared across pages), example buttons and the greedy/beam switch."""
+    text_key, mode_key = f"{page}_text", f"{page}_mode"
+    ex = examples(ckpt)
+    if text_key not in st.session_state:
+        st.session_state[text_key] = st.session_state.get(SHARED_TEXT, ex[0])
+    if mode_key not in st.session_state:
+        st.session_state[mode_key] = st.session_state.get(SHARED_MODE, "greedy")
+    c1, c2 = st.columns([4, 1], vertical_alignment="bottom")
+    with c1:
+        text = st.text_input(t("sentence.input", src=ckpt.config.src_lang, tgt=ckpt.config.tgt_lang),
+                             key=text_key, max_chars=MAX_CHARS, placeholder=t("sentence.placeholder"),
+                             help=t("sentence.input_help"))
+    with c2:
+        mode = st.segmented_control(t("sentence.mode"), MODES, key=mode_key, required=True,
+                                    format_func={m: t(f"sentence.mode.{m}") for m in MODES}.get,
+                                    help=t("sentence.mode_help", beam=BEAM, alpha=ALPHA))
+    with st.container(horizontal=True, gap="small", vertical_alignment="center"):
+        st.caption(t("sentence.examples"), width="content")
+        for i, sentence in enumerate(ex):
+            st.button(escape_md(_short(sentence)), key=f"{page}_ex_{i}", type="tertiary",
+                      on_click=_use_example, args=(text_key, sentence), help=escape_md(sentence))
+    text = (text or "").strip()
+    mode = mode or "greedy"
+    st.session_state[SHARED_TEXT], st.session_state[SHARED_MODE] = text, mode
+    if not text:
+        st.info(t("sentence.empty"), icon=":material/edit:")
+        return None
+    if not ckpt.tokenizer.encode(text):
+        st.info(t("sentence.no_tokens"), icon=":material/edit:")
+        return None
+    return text, (BEAM if mode == "beam" else 1)
+
+
+def truncation_notice(ckpt: Checkpoint, text: str) -> bool:
+    """Shows the notice when the sentence is longer than the model takes; returns whether it was cut."""
+    _, cut = source_ids(ckpt.tokenizer, text, ckpt.config.max_len)
+    if cut:
+        st.warning(t("sentence.truncated", n=ckpt.config.max_len - 2), icon=":material/content_cut:")
+    return cut
+
+
+# ---------------------------------------------------------------- model runs
+
+def _translation(ckpt: Checkpoint, text: str, beam: int, heads_off: tuple) -> dict:
+    """Translate, then ONE traced teacher-forced forward on [BOS] + output for the attention."""
+    one_thread()
+    off = explain.heads_off_map(heads_off) or None
+    tr = translate(ckpt, text, beam=beam, alpha=ALPHA, heads_off=off)
+    tok = ckpt.tokenizer
+    return {"src_ids": tr.src_ids, "out_ids": tr.out_ids, "text": tr.text, "truncated": tr.truncated,
+            "src_pieces": tok.pieces(tr.src_ids),
+            "tgt_pieces": tok.pieces(explain.decoder_input(ckpt.model, tr.out_ids)),   # decoder input
+            "pred_pieces": tok.pieces([*tr.out_ids, ckpt.config.eos_id]),               # what each row predicts
+            "attn": explain.teacher_forced_attention(ckpt.model, tr.src_ids, tr.out_ids, heads_off=off)}
+
+
+def _steps(ckpt: Checkpoint, text: str, beam: int, heads_off: tuple) -> dict:
+    """Translate with a trace of every decoding step (numpy, so it caches and pickles cheaply)."""
+    one_thread()
+    tr = translate(ckpt, text, beam=beam, alpha=ALPHA, trace=True)
+    tok = ckpt.tokenizer
+    steps = [{"step": s.step, "prefixes": [list(p) for p in s.prefixes],
+              "prefix_pieces": [tok.pieces(p) for p in s.prefixes],
+              "topk_ids": s.topk_ids, "topk_pieces": [tok.pieces(ids) for ids in s.topk_ids],
+              "topk_probs": s.topk_probs, "cross": s.cross.numpy(),
+              "beams": [(list(ids), float(score), tok.pieces(ids)) for ids, score in s.beams]}
+             for s in (tr.decoded.steps or [])]
+    return {"src_ids": tr.src_ids, "src_pieces": tok.pieces(tr.src_ids), "out_ids": tr.out_ids,
+            "text": tr.text, "truncated": tr.truncated, "score": tr.decoded.score, "steps": steps}
+
+
+RUNS: dict[str, Callable[[Checkpoint, str, int, tuple], dict]] = {"translation": _translation, "steps": _steps}
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def _bundled_run(kind: str, name: str, text: str, beam: int, heads_off: tuple) -> dict:
+    return RUNS[kind](model_state.load_bundled(name), text, beam, heads_off)
+
+
+def run_cached(kind: str, key: str, ckpt: Checkpoint, text: str, beam: int, heads_off: tuple = ()) -> dict:
+    """RUNS[kind] on the active model, cached per (model key, sentence, beam, heads off)."""
+    heads_off = tuple(sorted(tuple(h) for h in heads_off))
+    if key.startswith(model_state.BUNDLED):
+        return _bundled_run(kind, key.removeprefix(model_state.BUNDLED), text, beam, heads_off)
+    cache: dict = st.session_state.setdefault(SESSION_CACHE, {})
+    ck = (kind, key, text, beam, heads_off)
+    if ck not in cache:
+        while len(cache) >= SESSION_CACHE_SIZE:
+            cache.pop(next(iter(cache)))
+        cache[ck] = RUNS[kind](ckpt, text, beam, heads_off)
+    return cache[ck]
+
+
+def full_trace(ckpt: Checkpoint, src_ids: list[int], out_ids: list[int]) -> explain.FullTrace:
+    """A full trace (not cached: it holds every intermediate tensor; it takes one forward pass)."""
+    one_thread()
+    return explain.full_trace(ckpt.model, src_ids, out_ids)
+
+
+def layer_head_label(layer: int, head: int | None = None) -> str:
+    """Layers and heads are numbered from 1 on screen."""
+    if head is None:
+        return t("attn.layer_n", n=layer + 1)
+    return t("attn.layer_head", layer=layer + 1, head=head + 1)
+
+
+def kind_label(kind: str) -> str:
+    return t(f"attn.kind.{kind}")

@@ -1,0 +1,254 @@
+"""The Translate & attention page (home) with AppTest in both languages, and its figure builders on
+the data they draw: the heatmap z is the model's attention from one teacher-forced trace."""
+import json
+from pathlib import Path
+
+import numpy as np
+import plotly.graph_objects as go
+import pytest
+import torch
+
+from pages.ui import figures
+from transformer_core import explain
+from transformer_core.checkpoint import load_checkpoint
+from transformer_core.translate import translate
+
+pytestmark = pytest.mark.usefixtures("one_thread")
+
+APP = str(Path(__file__).resolve().parents[1] / "app.py")
+KINDS = explain.ATTENTION_KINDS
+TAB = {"ko": {"enc_self": "인코더 셀프 어텐션", "dec_self": "마스크드 디코더 셀프 어텐션", "cross": "인코더-디코더 어텐션"},
+       "en": {"enc_self": "Encoder self-attention", "dec_self": "Masked decoder self-attention",
+              "cross": "Encoder-decoder attention"}}
+
+
+@pytest.fixture(scope="module")
+def ckpt(toy_checkpoints):
+    return load_checkpoint(toy_checkpoints / "toy-en")
+
+
+def reference(ckpt, text: str, beam: int = 1, heads_off=None):
+    """What the page should show, computed here without the page: translate, then model.trace."""
+    tr = translate(ckpt, text, beam=beam, heads_off=heads_off)
+    src = torch.tensor([tr.src_ids])
+    tgt = torch.tensor([[ckpt.config.bos_id, *tr.out_ids]])
+    _, probe = ckpt.model.trace(src, tgt)
+    return tr, probe
+
+
+def app(lang: str, **state):
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.session_state["lang"] = lang
+    for key, value in state.items():
+        at.session_state[key] = value
+    return at.run()
+
+
+def spec(at, key: str) -> dict:
+    for chart in at.get("plotly_chart"):
+        if chart.key == key:
+            return json.loads(chart.proto.spec)
+    raise AssertionError(f"no chart {key}; have {[c.key for c in at.get('plotly_chart')]}")
+
+
+def translation_text(at) -> str:
+    box = at.get_by_key("translation") if hasattr(at, "get_by_key") else None
+    texts = [m.value for m in at.markdown if m.value.startswith("### ")]
+    assert box is not None and texts
+    return texts[0].removeprefix("### ").replace("\\", "")
+
+
+# ---------------------------------------------------------------- the page
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_home_page_translates_the_first_example_and_draws_every_head(app_checkpoints, ckpt, lang):
+    at = app(lang)
+    assert not at.exception
+    text = ckpt.examples[0]["src"]
+    assert at.session_state["tr_text"] == text
+    tr, probe = reference(ckpt, text)
+    assert translation_text(at) == tr.text.replace("\\", "")
+    grid = spec(at, "tr_grid_enc_self")          # only the open tab (encoder self-attention) is drawn
+    assert not any(c.key == "tr_grid_cross" for c in at.get("plotly_chart"))
+    H = ckpt.config.n_heads
+    for layer in range(ckpt.config.n_encoder_layers):
+        for head in range(H):
+            z = np.array(grid["data"][layer * H + head]["z"])
+            want = probe.weights("enc_self", layer)[0, head].numpy()
+            np.testing.assert_array_equal(z, np.round(want.astype(float), 4))
+    assert grid["data"][0]["hovertemplate"].startswith("%{y} → %{x}: %{z")
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+@pytest.mark.parametrize("kind", ["dec_self", "cross"])
+def test_other_tabs_layer_and_head_selection(app_checkpoints, ckpt, lang, kind):
+    at = app(lang, tr_kind=TAB[lang][kind], **{f"tr_layer_{kind}": 1, f"tr_head_{kind}": 1})
+    assert not at.exception
+    _, probe = reference(ckpt, ckpt.examples[0]["src"])
+    focus = spec(at, f"tr_focus_{kind}")
+    want = probe.weights(kind, 1)[0, 1].numpy().astype(float)
+    np.testing.assert_array_equal(np.array(focus["data"][0]["z"]), np.round(want, 4))
+    grid = spec(at, f"tr_grid_{kind}")
+    assert len(grid["data"]) == ckpt.config.n_decoder_layers * ckpt.config.n_heads
+    assert any(shape["type"] == "rect" for shape in grid["layout"]["shapes"])     # the selected panel is framed
+    if kind == "dec_self":
+        z = np.array(focus["data"][0]["z"])
+        assert np.all(np.triu(z, k=1) == 0)
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_word_level_merges_pieces(app_checkpoints, ckpt, lang):
+    at = app(lang, tr_level="word", tr_kind=TAB[lang]["cross"])
+    assert not at.exception
+    tr, probe = reference(ckpt, ckpt.examples[0]["src"])
+    pieces_src = ckpt.tokenizer.pieces(tr.src_ids)
+    pieces_tgt = ckpt.tokenizer.pieces([ckpt.config.bos_id, *tr.out_ids])
+    merged, qw, kw = explain.to_words(probe.weights("cross", 0)[0, 0].numpy(), pieces_tgt, pieces_src)
+    focus = spec(at, "tr_focus_cross")
+    np.testing.assert_allclose(np.array(focus["data"][0]["z"]), np.round(merged, 4), atol=1e-12)
+    assert len(focus["data"][0]["x"]) == len(kw) and len(focus["data"][0]["y"]) == len(qw)
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_beam_mode_and_typed_sentence(app_checkpoints, ckpt, lang):
+    at = app(lang)
+    at.text_input(key="tr_text").input("the dog likes the car.").run()
+    at.session_state["tr_mode"] = "beam"
+    at.run()
+    assert not at.exception
+    tr, _ = reference(ckpt, "the dog likes the car.", beam=4)
+    assert translation_text(at) == tr.text.replace("\\", "")
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_empty_and_long_input_get_messages_not_tracebacks(app_checkpoints, lang):
+    at = app(lang)
+    at.text_input(key="tr_text").input("   ").run()
+    assert not at.exception
+    assert at.info and not at.get("plotly_chart")
+    long = " ".join(["the cat sees the house"] * 20)
+    at.text_input(key="tr_text").input(long).run()
+    assert not at.exception
+    assert at.warning                                        # the truncation notice
+    assert spec(at, "tr_grid_enc_self")["data"][0]["z"]
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_html_in_the_input_is_shown_as_text(app_checkpoints, lang):
+    at = app(lang)
+    at.text_input(key="tr_text").input("<b>the cat</b> <script>x</script>").run()
+    assert not at.exception
+    for chart in at.get("plotly_chart"):
+        assert "<script>" not in chart.proto.spec and "<b>the" not in chart.proto.spec
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_example_button_sets_the_sentence(app_checkpoints, ckpt, lang):
+    at = app(lang)
+    at.button(key="tr_ex_2").click().run()
+    assert not at.exception
+    assert at.session_state["tr_text"] == ckpt.examples[2]["src"]
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_switching_heads_off_retranslates(app_checkpoints, ckpt, lang):
+    at = app(lang)
+    at.button(key="tr_off_all_cross").click().run()
+    assert not at.exception
+    chosen = at.session_state["tr_heads_off"]
+    assert chosen and all(kind == "cross" for kind, _, _ in chosen)
+    off = explain.heads_off_map(chosen)
+    tr_off = translate(ckpt, ckpt.examples[0]["src"], beam=1, heads_off=off)
+    shown = [m.value.replace("\\", "") for m in at.markdown]
+    assert (tr_off.text.replace("\\", "") in shown) or not tr_off.text
+    at.button(key="tr_off_clear").click().run()
+    assert not at.exception and at.session_state["tr_heads_off"] == []
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_alignment_and_korean_word_order_note(app_checkpoints, lang):
+    from transformer_core.translate import translate as tr_
+
+    at = app(lang, active_model="bundled:toy-ko", tr_align_head=0, tr_align_layer=0, tr_align_threshold=0.0)
+    assert not at.exception
+    note = "SOV"
+    assert any(note in i.value for i in at.info)
+    ckpt_ko = load_checkpoint(app_checkpoints / "toy-ko")
+    text = at.session_state["tr_text"]
+    tr = tr_(ckpt_ko, text, beam=1)
+    _, probe = ckpt_ko.model.trace(torch.tensor([tr.src_ids]), torch.tensor([[2, *tr.out_ids]]))
+    cross = probe.weights("cross", 0)[0, 0].numpy()
+    merged, _, _ = explain.to_words(cross, ckpt_ko.tokenizer.pieces([*tr.out_ids, 3]),
+                                    ckpt_ko.tokenizer.pieces(tr.src_ids))
+    hover = spec(at, "tr_align_fig")["data"][-1]["customdata"]
+    assert len(hover) == merged.size                         # threshold 0: every pair drawn
+    for i, j, w in hover:
+        assert w == pytest.approx(merged[i, j], abs=5e-5)
+
+
+def test_no_sov_note_for_german(app_checkpoints):
+    at = app("en")
+    assert not any("SOV" in i.value for i in at.info)
+
+
+# ---------------------------------------------------------------- builders, on the data they draw
+
+@pytest.fixture(scope="module")
+def attn(ckpt):
+    tr, probe = reference(ckpt, "the man hears the apple.")
+    return tr, probe
+
+
+def test_attention_grid_z_equals_probe_weights_exactly(ckpt, attn):
+    tr, probe = attn
+    w = explain.teacher_forced_attention(ckpt.model, tr.src_ids, tr.out_ids)["cross"]
+    q = ckpt.tokenizer.pieces([2, *tr.out_ids])
+    k = ckpt.tokenizer.pieces(tr.src_ids)
+    titles = [[f"L{l} H{h}" for h in range(w.shape[1])] for l in range(w.shape[0])]
+    fig = figures.attention_grid(w, q, k, panel_titles=titles, decimals=None, selected=(1, 0))
+    go.Figure(fig.to_dict())                                  # a valid figure once validated
+    H = w.shape[1]
+    for layer in range(w.shape[0]):
+        for head in range(H):
+            want = probe.weights("cross", layer)[0, head].numpy().astype(float)
+            assert np.array_equal(np.array(fig.data[layer * H + head].z), want)
+            assert fig.data[layer * H + head].coloraxis == "coloraxis"         # one shared colour scale
+    assert fig.layout.coloraxis.cmin == 0 and fig.layout.coloraxis.cmax == 1
+    rounded = figures.attention_grid(w, q, k, panel_titles=titles, decimals=3)
+    np.testing.assert_array_equal(np.array(rounded.data[0].z), np.round(w[0, 0].astype(float), 3))
+    assert len(fig.to_json()) > len(rounded.to_json())
+
+
+def test_attention_grid_keeps_repeated_tokens_apart():
+    labels = ["<s>", "▁the", "▁cat", "▁the", "</s>"]
+    ticks = figures.tick_labels(labels)
+    assert len(set(ticks)) == 5 and ticks[0] == "&lt;s&gt;" and ticks[3].startswith("▁the")
+    w = np.full((1, 1, 5, 5), 0.2)
+    fig = figures.attention_grid(w, labels, labels, panel_titles=[["x"]])
+    assert list(fig.data[0].x) == ticks
+
+
+def test_attention_heatmap_values_and_hover(attn):
+    _, probe = attn
+    m = probe.weights("enc_self", 1)[0, 1].numpy()
+    fig = figures.attention_heatmap(m, [str(i) for i in range(m.shape[0])], [str(i) for i in range(m.shape[1])],
+                                    decimals=None)
+    go.Figure(fig.to_dict())
+    np.testing.assert_array_equal(np.array(fig.data[0].z), m.astype(float))
+    assert fig.data[0].hovertemplate == "%{y} → %{x}: %{z:.3f}<extra></extra>"
+    small = figures.attention_heatmap([[0.75, 0.25], [0.001, 0.999]], ["a", "b"], ["c", "d"])
+    assert [list(row) for row in small.data[0].text] == [["0.75", "0.25"], ["", "1.00"]]
+
+
+def test_alignment_figure_draws_each_weight_above_threshold():
+    w = np.array([[0.6, 0.3, 0.1], [0.02, 0.08, 0.9]])
+    fig = figures.alignment_figure(w, ["I", "like", "apples"], ["ich", "mag"], threshold=0.05, decimals=None)
+    go.Figure(fig.to_dict())
+    hover = fig.data[-1].customdata
+    assert sorted(tuple(h) for h in hover) == [(0, 0, 0.6), (0, 1, 0.3), (0, 2, 0.1), (1, 1, 0.08), (1, 2, 0.9)]
+    lines = [d for d in fig.data if d.mode == "lines"]
+    assert sum(len(d.x) // 3 for d in lines) == 5
+    widest = max(lines, key=lambda d: d.line.width)
+    assert 1.0 in widest.x and widest.opacity > 0.8             # the 0.9 line is the boldest
