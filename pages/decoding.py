@@ -1,4 +1,125 @@
-"""Step-by-step decoding: needs a trained model; another engineer fills this page."""
-from pages.ui.widgets import coming_soon
+"""Step-by-step decoding: the decoder writes the translation one token at a time.  A step slider
+shows, at each step, the decoder input so far (shifted right, BOS first), the top-k next-token
+probabilities, that step's encoder-decoder attention row of every layer and head, and the beam
+hypotheses with their scores.  All numbers are the StepTrace of translate(…, trace=True)."""
+from __future__ import annotations
 
-coming_soon("decoding")
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from pages.ui import figures, model_state
+from pages.ui.export import matrix_frame
+from pages.ui.i18n import t
+from pages.ui.sentence import ALPHA, layer_head_label, run_cached, sentence_input, truncation_notice
+from pages.ui.widgets import escape_md, latex, page_header, show_figure
+
+
+def lesson(beam: int) -> None:
+    c1, c2 = st.columns([3, 2], vertical_alignment="center")
+    with c1:
+        st.markdown(t("decoding.lesson"))
+    with c2:
+        latex(r"P(y_t \mid y_{<t}, x) = \mathrm{softmax}(h_t E^T)")
+        if beam > 1:
+            latex(r"\mathrm{score}(Y) = \frac{\log P(Y \mid X)}{lp(Y)}, \quad lp(Y) = \left(\frac{5 + |Y|}{6}\right)^{\alpha},"
+                  r"\ \alpha = " + f"{ALPHA}")
+        else:
+            latex(r"y_t = \arg\max_w P(w \mid y_{<t}, x)")
+
+
+def shift_table(prefix: list[str], chosen: list[str]) -> pd.DataFrame:
+    """Decoder input (shifted right) over what each position predicts: the target shifted left."""
+    targets = [*prefix[1:], " | ".join(chosen) if chosen else "?"]
+    return pd.DataFrame([prefix, targets], index=[t("decoding.table.input"), t("decoding.table.target")],
+                        columns=[str(i) for i in range(len(prefix))])
+
+
+def kept_after(step: dict, b: int) -> list[int]:
+    """Which of hypothesis b's top-k tokens the decoder kept at this step (greedy: the first)."""
+    prefix = step["prefixes"][b][1:]
+    kept = {tuple(ids) for ids, _, _ in step["beams"]}
+    return [i for i, tok in enumerate(step["topk_ids"][b]) if tuple([*prefix, tok]) in kept]
+
+
+@st.fragment
+def step_view(res: dict, beam: int, n_heads: int, eos_piece: str) -> None:
+    steps = res["steps"]
+    n = len(steps)
+    if st.session_state.get("dec_step", 1) > n:
+        st.session_state["dec_step"] = n
+    if n > 1:
+        s = st.slider(t("decoding.step"), 1, n, key="dec_step", help=t("decoding.step_help"))
+    else:
+        s = 1
+        st.caption(t("decoding.one_step"))
+    step = steps[s - 1]
+    n_hyp = len(step["prefixes"])
+    b = 0
+    if n_hyp > 1:
+        if st.session_state.get("dec_hyp", 0) >= n_hyp:
+            st.session_state["dec_hyp"] = 0
+        b = st.segmented_control(t("decoding.hyp"), range(n_hyp), key="dec_hyp", default=0, required=True,
+                                 format_func=lambda i: str(i + 1), help=t("decoding.hyp_help")) or 0
+    prefix = step["prefix_pieces"][b]
+    chosen_idx = kept_after(step, b)
+    chosen = [step["topk_pieces"][b][i] for i in chosen_idx]
+
+    st.markdown(f"**{t('decoding.input.title', t=s, n=len(prefix))}**")
+    st.dataframe(shift_table(prefix, chosen), width="stretch")
+    if eos_piece in chosen:
+        st.caption(t("decoding.eos_chosen"))
+
+    c1, c2 = st.columns([2, 3])
+    with c1:
+        fig = figures.topk_figure(step["topk_pieces"][b], step["topk_probs"][b], chosen=chosen_idx,
+                                  title=t("decoding.topk.title", k=len(step["topk_probs"][b])),
+                                  x_title=t("decoding.topk.x"))
+        data = pd.DataFrame({"token": step["topk_pieces"][b], "id": step["topk_ids"][b],
+                             "probability": step["topk_probs"][b]})
+        show_figure(fig, f"step{s}_topk", data, key="dec_topk")
+    with c2:
+        cross = np.asarray(step["cross"][b])                              # (L, h, S)
+        L, H, S = cross.shape
+        rows = [layer_head_label(l, h) for l in range(L) for h in range(H)]
+        flat = cross.reshape(L * H, S)
+        fig = figures.attention_heatmap(flat, rows, res["src_pieces"], title=t("decoding.cross.title", t=s),
+                                        x_title=t("decoding.cross.x"),
+                                        colorbar_title=t("translate.weight"), show_values=False)
+        show_figure(fig, f"step{s}_cross", matrix_frame(flat, rows, res["src_pieces"]), key="dec_cross")
+    st.markdown(f"**{t('decoding.beams.title')}**")
+    beams = pd.DataFrame([{t("decoding.beams.rank"): i + 1,
+                           t("decoding.beams.tokens"): " ".join(pieces),
+                           t("decoding.beams.len"): len(ids),
+                           t("decoding.beams.score"): round(score, 4)}
+                          for i, (ids, score, pieces) in enumerate(step["beams"])])
+    if beams.empty:
+        st.caption(t("decoding.beams.none"))
+    else:
+        st.dataframe(beams, hide_index=True, width="stretch")
+        st.caption(t("decoding.beams.caption_beam" if beam > 1 else "decoding.beams.caption_greedy"))
+
+
+def main() -> None:
+    page_header("decoding")
+    ckpt = model_state.active()
+    if ckpt is None:
+        return
+    key = model_state.active_key()
+    got = sentence_input("dec", ckpt)
+    if got is None:
+        return
+    text, beam = got
+    truncation_notice(ckpt, text)
+    res = run_cached("steps", key, ckpt, text, beam)
+    with st.container(border=True):
+        st.caption(t("decoding.final", n=len(res["steps"]), score=f"{res['score']:.3f}"))
+        st.markdown("### " + escape_md(res["text"]) if res["text"] else t("translate.empty_output"))
+    lesson(beam)
+    if not res["steps"]:
+        st.info(t("decoding.no_steps"))
+        return
+    step_view(res, beam, ckpt.config.n_heads, ckpt.tokenizer.id_to_piece(ckpt.config.eos_id))
+
+
+main()

@@ -499,11 +499,12 @@ def alignment_figure(weights, src_labels: Sequence[str], tgt_labels: Sequence[st
     return go.Figure(data=data, layout=layout, _validate=False)
 
 
-def topk_figure(tokens: Sequence[str], probs: Sequence[float], *, chosen: int | None = None, title: str = "",
+def topk_figure(tokens: Sequence[str], probs: Sequence[float], *, chosen: Sequence[int] = (), title: str = "",
                 x_title: str = "", decimals: int | None = 4) -> go.Figure:
-    """The k most likely next tokens as horizontal bars, most likely on top; bar `chosen` highlighted."""
+    """The k most likely next tokens as horizontal bars, most likely on top; the bars `chosen` (the
+    tokens the decoder kept) highlighted."""
     vals = [float(p) for p in probs]
-    colors = [PALETTE[1] if i == chosen else PALETTE[0] for i in range(len(vals))]
+    colors = [PALETTE[1] if i in set(chosen) else PALETTE[0] for i in range(len(vals))]
     trace = {"type": "bar", "orientation": "h", "x": _rounded(vals, decimals), "y": tick_labels(tokens),
              "marker": {"color": colors}, "text": [f"{v:.3f}" for v in vals], "textposition": "outside",
              "cliponaxis": False, "hovertemplate": "%{y}: %{x:.4f}<extra></extra>"}
