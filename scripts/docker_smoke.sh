@@ -120,11 +120,16 @@ with tempfile.TemporaryDirectory(prefix="atlas-chromium-") as profile, sync_play
     page = ctx.pages[0] if ctx.pages else ctx.new_page()
     try:
         page.goto(url, wait_until="domcontentloaded", timeout=60_000)
+        # Done when the translation has text, or early when the app shows an exception.
         page.wait_for_function(
             """() => { const el = document.querySelector('.st-key-translation');
-                       return !!el && el.innerText.trim().length > 0; }""",
+                       return (!!el && el.innerText.trim().length > 0)
+                              || !!document.querySelector('[data-testid="stException"]'); }""",
             timeout=timeout_s * 1000, polling=100)
         drawn = time.time()
+        error = page.query_selector('[data-testid="stException"]')
+        if error is not None:
+            raise RuntimeError("the app raised an exception: " + error.inner_text()[:2000])
         text = page.inner_text(".st-key-translation").strip()
         print(f"translation drawn: {text[:120]!r}", file=sys.stderr)
     except Exception:
