@@ -69,7 +69,6 @@ size_bytes=$(podman image inspect --format '{{.Size}}' "$IMAGE")
 size_gb=$(awk -v b="$size_bytes" 'BEGIN { printf "%.2f", b / 1e9 }')
 healthcheck=$(podman image inspect --format '{{json .Config.Healthcheck}}' "$IMAGE")
 log "built in ${build_s}s, image size ${size_gb} GB"
-podman image prune -f >/dev/null 2>&1 || true   # earlier builds' dangling layers
 case "$healthcheck" in *_stcore/health*) ;; *) log "image has no HEALTHCHECK on /_stcore/health: $healthcheck"; exit 1 ;; esac
 
 # --- run ---------------------------------------------------------------------
