@@ -141,10 +141,6 @@ def test_config_dropout_not_a_number(saved, dropout):
     assert _load_error(folder).startswith(f"{CONFIG}: ")
 
 
-@pytest.mark.xfail(strict=True, raises=ValueError,
-                   reason="core bug: ModelConfig.validate's float(dropout) raises a bare ValueError for a "
-                          "non-numeric string, which load_checkpoint does not turn into CheckpointError "
-                          "(one-line patch in the test report)")
 def test_config_non_numeric_dropout(saved):
     folder, _ = saved
     _rewrite_config(folder, dropout="lots")

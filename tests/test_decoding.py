@@ -57,8 +57,6 @@ def test_decoding_exercises_both_endings():
     assert 10 in lengths and any(0 < n < 10 for n in lengths)
 
 
-@pytest.mark.xfail(strict=True, reason="core bug: beam_search finalizes EOS candidates ranked below the top "
-                                       "`beam`, so beam 1 can stop where greedy goes on (patch in the test report)")
 def test_beam_1_equals_greedy():
     for seed in range(6):
         model = make_model(seed)

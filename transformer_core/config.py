@@ -42,7 +42,8 @@ class ModelConfig:
             raise ConfigError(f"d_model ({self.d_model}) must be divisible by n_heads ({self.n_heads})")
         if self.positional not in ("sinusoidal", "learned"):
             raise ConfigError(f"positional must be 'sinusoidal' or 'learned', got {self.positional!r}")
-        if not 0.0 <= float(self.dropout) < 1.0:
+        if isinstance(self.dropout, bool) or not isinstance(self.dropout, (int, float)) \
+                or not 0.0 <= self.dropout < 1.0:
             raise ConfigError(f"dropout must be in [0, 1), got {self.dropout!r}")
         for name in ("pad_id", "unk_id", "bos_id", "eos_id"):
             value = getattr(self, name)

@@ -160,11 +160,12 @@ def beam_search(model: Transformer, src: list[int], beam: int = 4, alpha: float 
         cand = (alive_scores.unsqueeze(1) + logp).view(-1)               # (n·V,)
         top_scores, top_index = cand.topk(min(2 * beam, cand.numel()))
         keep, kept_scores, origins = [], [], []
-        for s, idx in zip(top_scores.tolist(), top_index.tolist()):
+        for rank, (s, idx) in enumerate(zip(top_scores.tolist(), top_index.tolist())):
             origin, token = divmod(idx, logp.size(1))
             ids = alive[origin][1:] + [token]
             if token == cfg.eos_id:
-                finished.append((ids[:-1], s / length_penalty(len(ids), alpha)))
+                if rank < beam:  # an EOS below the top `beam` candidates would not be in the beam
+                    finished.append((ids[:-1], s / length_penalty(len(ids), alpha)))
             elif len(keep) < beam:
                 keep.append(alive[origin] + [token])
                 kept_scores.append(s)
