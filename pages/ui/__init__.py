@@ -1,16 +1,19 @@
 """Shared UI code for the pages: i18n, plotly figure builders, Streamlit widgets, data export.
 
 figures.py and export.py never import Streamlit, so they can be tested on their own.
-
-The app's pages live in pages/, which Streamlit also knows as the folder of its old automatic
-multipage mode: until app.py has called st.navigation once in a server process, a first visitor
-who opens a deep link (/bleu) would get pages/bleu.py run on its own, without app.py (no language
-switch, the automatic menu).  The first import of this package in such a run switches that mode
-off and reruns, so app.py's st.navigation takes over and opens the same page.
 """
 
 
-def _leave_pages_directory_mode() -> None:
+def ensure_app_navigation() -> None:
+    """Make sure a page runs inside app.py's st.navigation, never on its own.
+
+    The pages live in pages/, which Streamlit also reads as the folder of its older automatic
+    multipage mode.  That mode is on until some run calls st.navigation: so the very first request
+    a server gets (or every run under streamlit.testing, which resets it) may execute
+    pages/<name>.py alone, without app.py — no language switch, an automatic menu.  Called at the
+    start of a page's first t(), this switches the mode off and reruns, and app.py's
+    st.navigation then opens the same page (its URL is the file's name, as in the old mode).
+    """
     try:
         from streamlit.runtime.pages_manager import PagesManager
     except ImportError:      # a Streamlit without it has no automatic mode to leave
@@ -21,6 +24,3 @@ def _leave_pages_directory_mode() -> None:
         from streamlit.runtime.scriptrunner import get_script_run_ctx
         if get_script_run_ctx(suppress_warning=True) is not None:
             st.rerun()
-
-
-_leave_pages_directory_mode()

@@ -39,16 +39,23 @@ def _layout(fig: go.Figure, title: str = "", x_title: str = "", y_title: str = "
     fig.update_layout(
         title=dict(text=escape(title), font=dict(size=FONT_SIZE + 2)) if title else None,
         font=dict(size=FONT_SIZE), height=height, margin=dict(l=10, r=10, t=60 if title else 20, b=10),
-        showlegend=legend, legend=dict(orientation="h", yanchor="bottom", y=1.0, xanchor="right", x=1.0))
+        showlegend=legend,
+        # the legend goes under the plot, where long (translated) names can wrap without covering the title
+        legend=dict(orientation="h", yref="container", y=0, yanchor="bottom", xanchor="left", x=0))
     if x_title:
         fig.update_xaxes(title_text=escape(x_title))
     if y_title:
         fig.update_yaxes(title_text=escape(y_title))
+    fig.update_xaxes(exponentformat="power")
+    fig.update_yaxes(exponentformat="power")
     return fig
 
 
 def _fmt(value: float, fmt: str) -> str:
-    return format(value, fmt)
+    text = format(value, fmt)
+    if text.startswith("-") and float(text) == 0:      # "-0.0" -> "0.0"
+        text = text[1:]
+    return text
 
 
 # ---------------------------------------------------------------- generic builders
@@ -152,7 +159,7 @@ def pe_waves(pe, dims: Sequence[int], names: Sequence[str], *, title: str = "", 
     """PE(pos, d) against pos for the chosen dimensions d."""
     arr = as_array(pe)
     pos = list(range(arr.shape[0]))
-    series = [{"x": pos, "y": arr[:, d].tolist(), "name": name,
+    series = [{"x": pos, "y": arr[:, d].tolist(), "name": name, "mode": "lines+markers", "marker_size": 5,
                "dash": "solid" if d % 2 == 0 else "dot"} for d, name in zip(dims, names)]
     return line_figure(series, title=title, x_title=x_title, y_title=y_title, height=420)
 
@@ -207,8 +214,10 @@ def encoding_figure(tables: Mapping[str, np.ndarray], *, title: str = "", x_titl
     """
     arrays = {name: as_array(tab) for name, tab in tables.items()}
     if all(a.shape[1] == 1 for a in arrays.values()):
-        series = [{"x": list(range(a.shape[0])), "y": a[:, 0].tolist(), "name": name, "mode": "lines+markers"}
-                  for name, a in arrays.items()]
+        series = [{"x": list(range(a.shape[0])), "y": a[:, 0].tolist(), "name": name, "mode": "lines+markers",
+                   "dash": "solid" if n == 0 else "dash", "width": 5 if n == 0 else 2.5,
+                   "marker_size": 11 if n == 0 else 6}
+                  for n, (name, a) in enumerate(arrays.items())]
         return line_figure(series, title=title, x_title=x_title, y_title=y_title, height=400)
     names = list(arrays)
     fig = make_subplots(rows=1, cols=len(names), subplot_titles=[escape(n) for n in names],
@@ -257,13 +266,17 @@ def scores_heatmap(matrix, x_tokens: Sequence[str], y_tokens: Sequence[str], *, 
                    probabilities: bool = False, show_values: bool = True) -> go.Figure:
     """Attention scores (may hold −∞) or weights (probabilities=True: 0..1 scale)."""
     arr = as_array(matrix)
+    if arr.ndim == 1:
+        arr = arr[None, :]
     finite = arr[np.isfinite(arr)]
-    kwargs = dict(colorscale="Blues", zmin=0, zmax=1) if probabilities else dict(
-        colorscale="RdBu_r", zmid=0.0, zmin=float(finite.min()) if finite.size else None,
-        zmax=float(finite.max()) if finite.size else None)
-    return heatmap(arr, x_labels=x_tokens, y_labels=y_tokens, title=title, x_title=x_title,
-                   y_title=y_title, masked_text=masked_text, show_values=show_values and arr.size <= 400,
-                   **kwargs)
+    bound = float(np.abs(finite).max()) if finite.size else 1.0
+    kwargs = dict(colorscale="Blues", zmin=0, zmax=1, fmt=".2f") if probabilities else dict(
+        colorscale="RdBu_r", zmid=0.0, zmin=-bound, zmax=bound, fmt=".1f")
+    rows, cols = arr.shape
+    fig = heatmap(arr, x_labels=x_tokens, y_labels=y_tokens, title=title, x_title=x_title,
+                  y_title=y_title, masked_text=masked_text, show_values=show_values and cols <= 10,
+                  show_scale=False, height=int(max(300, 120 + 42 * rows)), **kwargs)
+    return fig
 
 
 def leak_figure(tokens: Sequence[str], with_mask: Sequence[float], without_mask: Sequence[float],
@@ -315,7 +328,7 @@ def log_figure(panels: Sequence[Mapping], *, x_title: str = "", height: int = 36
 def smoothing_figure(vocab: Sequence[str], distributions: Mapping[str, Sequence[float]], *,
                      title: str = "", x_title: str = "", y_title: str = "") -> go.Figure:
     return bar_figure(vocab, distributions, title=title, x_title=x_title, y_title=y_title,
-                      text_fmt=".3f", y_range=(0, 1.12))
+                      text_fmt=".2f", y_range=(0, 1.12))
 
 
 # ---------------------------------------------------------------- a trained model's attention

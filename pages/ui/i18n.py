@@ -14,6 +14,9 @@ from functools import lru_cache
 from pathlib import Path
 
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+from . import ensure_app_navigation
 
 LANGS = ("ko", "en")
 DEFAULT_LANG = "ko"
@@ -51,12 +54,18 @@ def translate(lang: str, key: str, **fmt) -> str:
     return text
 
 
+_last_lang = DEFAULT_LANG     # outside a script run (streamlit.testing calling a format_func later)
+
+
 def current_lang() -> str:
     """The active language: the selectbox's value, else ?lang= from the URL, else Korean."""
+    global _last_lang
+    if get_script_run_ctx(suppress_warning=True) is None:
+        return _last_lang
+    ensure_app_navigation()
     chosen = st.session_state.get(LANG_KEY)
-    if chosen in LANGS:
-        return chosen
-    return normalize_lang(st.query_params.get(LANG_KEY))
+    _last_lang = chosen if chosen in LANGS else normalize_lang(st.query_params.get(LANG_KEY))
+    return _last_lang
 
 
 def t(key: str, **fmt) -> str:

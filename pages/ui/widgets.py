@@ -38,7 +38,9 @@ def show_figure(fig: go.Figure, name: str, data: Data | None = None, *, key: str
     """Draw a plotly figure with its PNG export named after page, figure and language, and offer the
     numbers behind it as CSV and JSON."""
     key = key or f"fig_{name}"
-    st.plotly_chart(fig, config=figure_config(name), key=key)
+    # a figure that sets its own width (small matrices) keeps it; the rest fill the column
+    st.plotly_chart(fig, config=figure_config(name), key=key,
+                    width="content" if fig.layout.width else "stretch")
     if data is not None:
         download_buttons(data, name, key=key)
 
