@@ -1,0 +1,289 @@
+"""Training: the lrate schedule (with the paper's 512/4000 as reference), label smoothing, and a
+training log — from a checkpoint folder, or followed live while train.py writes it.
+
+Slots for the log (each a function below): overlay_logged_lr, log_curves, live_follow.
+The project root (where checkpoints/ and runs/ live) can be moved with ATLAS_ROOT (tests do).
+"""
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+import torch
+
+from pages.ui import figures
+from pages.ui.i18n import t
+from pages.ui.widgets import latex, page_header, show_figure
+from transformer_core.schedule import lrate
+from transformer_core.smoothing import (best_confidence, confident_prediction, cross_entropy,
+                                        loss_vs_confidence, smoothed_targets)
+from transformer_core.trainlog import LogPathError, TrainLog, find_logs, read_log, resolve_log_path
+
+ROOT = Path(os.environ.get("ATLAS_ROOT") or Path(__file__).resolve().parents[1])
+PAPER_D_MODEL, PAPER_WARMUP = 512, 4000
+CURVE_POINTS = 1500
+LIVE_EVERY_S = 5
+LIVE_DEFAULT_PATH = "runs/"
+
+
+def curve_steps(total: int, warmup: int) -> list[int]:
+    """≤ CURVE_POINTS steps in 1..total, always including the warmup peak."""
+    xs = np.linspace(1, total, CURVE_POINTS).round().astype(int).tolist()
+    if warmup <= total:
+        xs.append(warmup)
+    return sorted(set(xs))
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def lr_values(steps: tuple[int, ...], d_model: int, warmup: int, scale: float) -> list[float]:
+    return [lrate(s, d_model, warmup, scale) for s in steps]
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def cached_log(path: str, mtime: float, size: int) -> TrainLog:
+    return read_log(path)
+
+
+def load_log(path: Path) -> TrainLog:
+    stat = path.stat()
+    return cached_log(str(path), stat.st_mtime, stat.st_size)
+
+
+def checkpoint_settings(folder: Path) -> dict:
+    """d_model, warmup, lr_scale of a checkpoint, from its config.json / training.json where present."""
+    found = {}
+    for name in ("config.json", "training.json"):
+        try:
+            data = json.loads((folder / name).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if not isinstance(data, dict):
+            continue
+        for source in (data, data.get("args") or {}, data.get("config") or {}):
+            if not isinstance(source, dict):
+                continue
+            for key in ("d_model", "warmup", "lr_scale"):
+                value = source.get(key)
+                if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0:
+                    found.setdefault(key, value)
+    return found
+
+
+def use_settings(settings: dict) -> None:
+    """Callback: move the sliders to a checkpoint's settings."""
+    if "d_model" in settings:
+        st.session_state["train_d_model"] = int(min(max(settings["d_model"], 64), 2048))
+    if "warmup" in settings:
+        st.session_state["train_warmup"] = int(min(max(round(settings["warmup"] / 100) * 100, 100), 20000))
+    if "lr_scale" in settings:
+        st.session_state["train_scale"] = float(min(max(settings["lr_scale"], 0.1), 5.0))
+
+
+# ---------------------------------------------------------------- the schedule
+
+def schedule_section(logs: list[Path]) -> None:
+    st.header(t("training.lr.title"))
+    st.markdown(t("training.lr.explain"))
+    latex(r"lrate = d_{model}^{-0.5} \cdot \min\!\left(step\_num^{-0.5},\; step\_num \cdot "
+          r"warmup\_steps^{-1.5}\right)")
+    c1, c2, c3, c4 = st.columns(4)
+    d_model = c1.select_slider(t("training.lr.d_model"), (64, 128, 256, 512, 1024, 2048), value=256,
+                               key="train_d_model")
+    warmup = c2.slider(t("training.lr.warmup"), 100, 20000, 4000, step=100, key="train_warmup")
+    scale = c3.slider(t("training.lr.scale"), 0.1, 5.0, 1.0, step=0.1, key="train_scale",
+                      help=t("training.lr.scale_help"))
+    total = c4.slider(t("training.lr.steps"), 1000, 300000, 100000, step=1000, key="train_total")
+    overlay = None
+    if logs:
+        names = [p.parent.name for p in logs]
+        choice = st.selectbox(t("training.lr.overlay"), [None, *range(len(logs))], key="train_overlay",
+                              format_func=lambda i: t("training.lr.overlay_none") if i is None else names[i])
+        if choice is not None:
+            overlay = logs[choice]
+            settings = checkpoint_settings(overlay.parent)
+            if settings:
+                cc1, cc2 = st.columns([3, 1])
+                values = {k: f"{settings[k]:g}" if k in settings else "?" for k in ("d_model", "warmup", "lr_scale")}
+                cc1.caption(t("training.lr.ckpt_settings", **values))
+                cc2.button(t("training.lr.use_settings"), on_click=use_settings, args=(settings,),
+                           key="train_use_settings")
+    steps = curve_steps(total, warmup)
+    ys = lr_values(tuple(steps), d_model, warmup, float(scale))
+    paper = lr_values(tuple(steps), PAPER_D_MODEL, PAPER_WARMUP, 1.0)
+    curves = [{"y": ys, "name": t("training.lr.yours", d_model=d_model, warmup=warmup, scale=f"{scale:g}")},
+              {"y": paper, "name": t("training.lr.paper"), "dash": "dash", "color": "#6b7280"}]
+    logged = overlay_logged_lr(overlay) if overlay is not None else None
+    fig = figures.lr_figure(steps, curves, title=t("training.lr.fig_title"), x_title=t("training.axis.step"),
+                            y_title=t("training.axis.lr"), logged=logged, warmup=warmup,
+                            warmup_label=t("training.lr.warmup_mark", warmup=warmup))
+    data = {"schedule": pd.DataFrame({"step": steps, "lrate": ys, "lrate_paper_512_4000": paper})}
+    if logged is not None:
+        data["logged"] = pd.DataFrame({"step": logged["x"], "lr": logged["y"]})
+    show_figure(fig, "lrate", data)
+    m1, m2, m3 = st.columns(3)
+    m1.metric(t("training.lr.peak", warmup=warmup), f"{lrate(warmup, d_model, warmup, scale):.2e}")
+    m2.metric(t("training.lr.at_end", steps=total), f"{lrate(total, d_model, warmup, scale):.2e}")
+    m3.metric(t("training.lr.paper_peak"), f"{lrate(PAPER_WARMUP, PAPER_D_MODEL, PAPER_WARMUP):.2e}")
+    st.caption(t("training.lr.caption"))
+
+
+def overlay_logged_lr(path: Path) -> dict | None:
+    """Slot: the lr a training run logged, as points on the schedule figure."""
+    try:
+        log = load_log(path)
+    except OSError:
+        st.warning(t("training.log.unreadable"))
+        return None
+    pts = [(s, lr) for s, lr in zip(log.train["step"], log.train["lr"]) if lr is not None]
+    if not pts:
+        st.info(t("training.log.no_lr"))
+        return None
+    return {"x": [p[0] for p in pts], "y": [p[1] for p in pts], "name": t("training.lr.logged", name=path.parent.name)}
+
+
+# ---------------------------------------------------------------- label smoothing
+
+@st.fragment
+def smoothing_section() -> None:
+    st.header(t("training.ls.title"))
+    st.markdown(t("training.ls.explain"))
+    latex(r"q_j = (1-\varepsilon_{ls})\,y_j + \frac{\varepsilon_{ls}}{V}, \qquad "
+          r"\mathcal{L} = H(q, p) = -\sum_{j=1}^{V} q_j \log p_j")
+    vocab = t("training.ls.vocab").split()
+    V = len(vocab)
+    c1, c2, c3 = st.columns(3)
+    eps = c1.slider(t("training.ls.eps"), 0.0, 0.5, 0.1, step=0.01, key="train_eps")
+    target = c2.selectbox(t("training.ls.target"), range(V), index=1, format_func=lambda i: vocab[i],
+                          key="train_target")
+    conf = c3.slider(t("training.ls.confidence"), 0.05, 0.99, 0.7, step=0.01, key="train_conf",
+                     help=t("training.ls.confidence_help"))
+    tgt = torch.tensor([target])
+    one_hot = smoothed_targets(tgt, V, 0.0)[0]
+    smooth = smoothed_targets(tgt, V, eps)[0]
+    pred = confident_prediction(V, target, conf)
+    dists = {t("training.ls.one_hot"): one_hot.tolist(), t("training.ls.smoothed", eps=f"{eps:g}"): smooth.tolist(),
+             t("training.ls.prediction"): pred.tolist()}
+    left, right = st.columns(2)
+    with left:
+        fig = figures.smoothing_figure(vocab, dists, title=t("training.ls.fig_title"), x_title=t("training.ls.vocab_axis"),
+                                       y_title=t("training.ls.prob"))
+        show_figure(fig, "label_smoothing", pd.DataFrame({"one_hot": one_hot.tolist(), "smoothed": smooth.tolist(),
+                                                          "prediction": pred.tolist()}, index=vocab))
+    with right:
+        cs = np.round(np.linspace(0.02, 0.995, 200), 4).tolist()
+        curve = loss_vs_confidence(V, eps, cs, target)
+        best = best_confidence(V, eps)
+        fig = figures.line_figure(
+            [{"x": cs, "y": curve["one_hot"], "name": t("training.ls.loss_one_hot")},
+             {"x": cs, "y": curve["smoothed"], "name": t("training.ls.loss_smoothed")}],
+            title=t("training.ls.curve_title"), x_title=t("training.ls.confidence"), y_title=t("training.ls.loss"))
+        fig.add_vline(x=best, line_dash="dot", line_color="#6b7280", annotation_text=t("training.ls.best_mark"),
+                      annotation_position="top left")
+        fig.add_vline(x=conf, line_dash="dash", line_color="#d97706", annotation_text=t("training.ls.current_mark"),
+                      annotation_position="top right")
+        show_figure(fig, "smoothing_loss", pd.DataFrame(curve))
+    m1, m2, m3 = st.columns(3)
+    m1.metric(t("training.ls.loss_one_hot"), f"{cross_entropy(one_hot, pred):.4f}")
+    m2.metric(t("training.ls.loss_smoothed"), f"{cross_entropy(smooth, pred):.4f}")
+    m3.metric(t("training.ls.best"), f"{best:.4f}")
+    st.caption(t("training.ls.caption", V=V))
+
+
+# ---------------------------------------------------------------- the training log
+
+def log_curves(log: TrainLog, name: str, key: str) -> None:
+    """Slot: loss, validation loss and BLEU (and throughput) from a training log."""
+    if log.empty:
+        st.info(t("training.log.empty"))
+        return
+    tr, va = log.train, log.valid
+
+    def points(table: dict, key: str, name: str, mode: str = "lines") -> dict:
+        """The logged values of one key (lines that do not carry it are skipped)."""
+        pairs = [(x, y) for x, y in zip(table["step"], table[key]) if y is not None]
+        return {"x": [p[0] for p in pairs], "y": [p[1] for p in pairs], "name": name, "mode": mode}
+
+    panels = [{"title": t("training.log.loss_panel"),
+               "series": [points(tr, "loss", t("training.log.loss")),
+                          points(va, "valid_loss", t("training.log.valid_loss"), "lines+markers")]},
+              {"title": t("training.log.bleu_panel"),
+               "series": [points(va, "bleu", t("training.log.bleu"), "lines+markers")]},
+              {"title": t("training.log.speed_panel"),
+               "series": [points(tr, "tokens_per_s", t("training.log.speed"))]}]
+    fig = figures.log_figure(panels, x_title=t("training.axis.step"))
+    show_figure(fig, f"log_{name}", {"train": pd.DataFrame(tr), "valid": pd.DataFrame(va)}, key=key)
+    bleus = [b for b in va["bleu"] if b is not None]
+    losses = [x for x in tr["loss"] if x is not None]
+    elapsed = [e for e in tr["elapsed"] + va["elapsed"] if e is not None]
+    m1, m2, m3, m4 = st.columns(4)
+    m1.metric(t("training.log.last_step"), f"{log.last_step:,}")
+    m2.metric(t("training.log.last_loss"), f"{losses[-1]:.3f}" if losses else "–")
+    m3.metric(t("training.log.best_bleu"), f"{max(bleus):.2f}" if bleus else "–")
+    m4.metric(t("training.log.elapsed"), f"{max(elapsed) / 60:.1f}" if elapsed else "–")
+    if log.skipped:
+        st.caption(t("training.log.skipped", n=log.skipped))
+
+
+def checkpoint_log_section(logs: list[Path]) -> None:
+    st.header(t("training.log.title"))
+    st.markdown(t("training.log.explain"))
+    if not logs:
+        st.info(t("training.log.none"))
+        return
+    names = [p.parent.name for p in logs]
+    i = st.selectbox(t("training.log.pick"), range(len(logs)), format_func=lambda j: names[j], key="train_log_pick")
+    try:
+        log = load_log(logs[i])
+    except OSError:
+        st.warning(t("training.log.unreadable"))
+        return
+    log_curves(log, names[i], key="fig_log_ckpt")
+
+
+@st.fragment(run_every=LIVE_EVERY_S)
+def live_body(path: str) -> None:
+    try:
+        log = load_log(Path(path))
+    except OSError:
+        st.warning(t("training.log.unreadable"))
+        return
+    st.caption(t("training.live.updated", step=log.last_step if log.last_step is not None else "–",
+                 s=LIVE_EVERY_S))
+    log_curves(log, "live", key="fig_log_live")
+
+
+def live_follow() -> None:
+    """Slot: follow a log that train.py is still writing (only under runs/ or checkpoints/)."""
+    st.header(t("training.live.title"))
+    st.markdown(t("training.live.explain"))
+    c1, c2 = st.columns([3, 1], vertical_alignment="bottom")
+    runs = find_logs(ROOT, "runs")
+    default = str(runs[0].relative_to(ROOT)) if runs else LIVE_DEFAULT_PATH
+    text = c1.text_input(t("training.live.path"), default, max_chars=300, key="train_live_path",
+                         help=t("training.live.path_help"))
+    on = c2.toggle(t("training.live.on"), key="train_live_on")
+    if not on:
+        return
+    try:
+        path = resolve_log_path(text, ROOT)
+    except LogPathError as err:
+        st.warning(t(f"training.live.err.{err.reason}"))
+        return
+    live_body(str(path))
+
+
+def main() -> None:
+    page_header("training")
+    logs = find_logs(ROOT)
+    schedule_section(logs)
+    st.divider()
+    smoothing_section()
+    st.divider()
+    checkpoint_log_section(logs)
+    st.divider()
+    live_follow()
+
+
+main()
