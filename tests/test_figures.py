@@ -1,0 +1,77 @@
+"""The figure builders draw exactly the numbers transformer_core computes."""
+import json
+import math
+
+import numpy as np
+import pandas as pd
+import torch
+
+from pages.ui import figures
+from pages.ui.export import matrix_frame, safe_filename, to_csv, to_json, unique_labels
+from transformer_core.attention import attention_steps
+from transformer_core.masks import make_trg_mask
+from transformer_core.positional import sinusoidal_encoding
+from transformer_core.schedule import lrate_curve
+from transformer_core.toy import batch_qkv, whitespace_batch
+
+
+def z_of(fig) -> np.ndarray:
+    return np.asarray(fig.data[0].z, dtype=float)
+
+
+def test_pe_heatmap_is_the_table():
+    pe = sinusoidal_encoding(20, 16)
+    fig = figures.pe_heatmap(pe.numpy(), title="t", x_title="x", y_title="y")
+    assert np.array_equal(z_of(fig), pe.numpy().astype(float))
+
+
+def test_pe_waves_draw_the_chosen_dimensions():
+    pe = sinusoidal_encoding(30, 8).numpy()
+    fig = figures.pe_waves(pe, [0, 5], ["a", "b"])
+    assert np.allclose(fig.data[1].y, pe[:, 5]) and list(fig.data[0].x) == list(range(30))
+
+
+def test_mask_heatmap_is_make_trg_mask():
+    ids, tokens, _ = whitespace_batch(["I like apples", "hi"])
+    mask = make_trg_mask(ids, 0)
+    fig = figures.mask_heatmap(mask[1, 0], tokens[1], tokens[1])
+    assert np.array_equal(z_of(fig), mask[1, 0].int().numpy())
+    # tokens are plain text: "<pad>" is escaped, and the axes stay numeric so repeats stay apart
+    assert "&lt;pad&gt;" in fig.layout.xaxis.ticktext and list(fig.layout.xaxis.tickvals) == list(range(5))
+
+
+def test_scores_heatmap_blanks_minus_inf_and_weights_are_softmax():
+    ids, tokens, _ = whitespace_batch(["a b c", "d"])
+    q, k, v = batch_qkv(tokens, d_k=4)
+    steps = attention_steps(q, k, v, make_trg_mask(ids, 0))
+    masked = steps["masked"][1, 0].numpy()
+    fig = figures.scores_heatmap(masked, tokens[1], tokens[1], masked_text="−∞")
+    z = z_of(fig)
+    assert np.isnan(z[np.isneginf(masked)]).all() and np.allclose(z[np.isfinite(masked)], masked[np.isfinite(masked)])
+    assert fig.data[0].text[0][1] == "−∞"
+    weights = figures.scores_heatmap(steps["weights"][1, 0].numpy(), tokens[1], tokens[1], probabilities=True)
+    assert np.allclose(z_of(weights), torch.softmax(steps["masked"][1, 0], dim=-1).numpy())
+
+
+def test_lr_figure_is_lrate_curve():
+    steps = [1, 10, 100, 4000, 9000]
+    full = lrate_curve(9000, 256, 4000)
+    fig = figures.lr_figure(steps, [{"y": [full[s - 1] for s in steps], "name": "n"}])
+    assert list(fig.data[0].y) == [full[s - 1] for s in steps] and list(fig.data[0].x) == steps
+
+
+def test_bar_and_line_titles_are_escaped():
+    fig = figures.bar_figure(["<eos>", "a"], {"<b>x</b>": [1, 2]}, title="<pad>")
+    assert fig.data[0].name == "&lt;b&gt;x&lt;/b&gt;" and fig.layout.title.text == "&lt;pad&gt;"
+    assert list(fig.data[0].x) == ["&lt;eos&gt;", "a"]
+
+
+def test_export_roundtrip_with_minus_inf():
+    frame = matrix_frame(np.array([[1.0, -math.inf], [0.5, 0.25]]), ["a", "a"], ["x", "y"])
+    assert list(frame.index) == unique_labels(["a", "a"])
+    data = json.loads(to_json(frame))
+    assert data["data"]["data"][0] == [1.0, "-inf"]
+    assert "-inf" in to_csv(frame).decode()
+    both = to_csv({"one": frame, "two": pd.DataFrame({"v": [1]})}).decode()
+    assert "# one" in both and "# two" in both
+    assert safe_filename("masks", "scores after/−∞", "ko") == "attention-atlas_masks_scores-after-_ko"

@@ -1,0 +1,255 @@
+"""Every page runs under streamlit.testing in both languages, and the widgets drive the figures."""
+import base64
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import plotly.io as pio
+import pytest
+import sacrebleu
+import torch
+from streamlit.testing.v1 import AppTest
+
+from transformer_core.masks import make_src_mask, make_trg_mask
+from transformer_core.positional import sinusoidal_encoding
+from transformer_core.schedule import lrate_curve
+from transformer_core.toy import whitespace_batch
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def load(lang: str) -> dict[str, str]:
+    return json.loads((ROOT / "assets" / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+
+APP = str(ROOT / "app.py")
+PAGES = ["translate", "decoding", "attention_lab", "shapes", "positional", "masks", "training", "bleu", "models"]
+MINE = ["attention_lab", "positional", "masks", "training", "bleu"]
+TIMEOUT = 60
+
+
+@pytest.fixture(autouse=True)
+def _one_thread(one_thread):
+    """Small tensors on a shared CPU (see conftest.one_thread)."""
+
+
+def open_page(page: str, lang: str = "ko") -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.query_params["lang"] = lang
+    at.run()
+    if page != "translate":
+        at.switch_page(f"pages/{page}.py").run()
+    return at
+
+
+def arr(value) -> np.ndarray:
+    """A figure's data array as numpy (plotly sends numpy arrays as typed base64 'bdata')."""
+    if isinstance(value, dict) and "bdata" in value:
+        flat = np.frombuffer(base64.b64decode(value["bdata"]), dtype=np.dtype(value["dtype"]))
+        shape = value.get("shape")
+        if shape:
+            flat = flat.reshape([int(n) for n in str(shape).split(",")])
+        return flat.astype(float)
+    return np.asarray(value, dtype=float)
+
+
+def chart(at: AppTest, key: str):
+    """The plotly figure drawn with the given key (show_figure's key defaults to fig_<name>)."""
+    for element in at.get("plotly_chart"):
+        if element.proto.id.endswith("-" + key):
+            return pio.from_json(element.proto.spec), json.loads(element.proto.config)
+    raise AssertionError(f"no chart {key}; have {[e.proto.id.rsplit('-', 1)[-1] for e in at.get('plotly_chart')]}")
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+@pytest.mark.parametrize("page", PAGES)
+def test_every_page_runs(page, lang):
+    at = open_page(page, lang)
+    assert not at.exception, [e.value for e in at.exception]
+    if page in MINE:
+        key = {"attention_lab": "lab", "positional": "pe"}.get(page, page)
+        assert at.title[0].value == load(lang)[f"{key}.title"]
+
+
+def test_unknown_language_falls_back_to_korean():
+    at = open_page("bleu", "xx")
+    assert not at.exception and at.title[0].value == load("ko")["bleu.title"]
+
+
+def test_sidebar_switches_language():
+    at = open_page("masks", "ko")
+    at.sidebar.selectbox[0].set_value("en").run()
+    assert at.title[0].value == load("en")["masks.title"] and at.query_params["lang"] in ("en", ["en"])
+
+
+def test_png_export_is_named_after_page_figure_and_language():
+    at = open_page("positional", "en")
+    _, config = chart(at, "fig_pe_heatmap")
+    assert config["toImageButtonOptions"] == {"format": "png", "scale": 2,
+                                              "filename": "attention-atlas_positional_pe_heatmap_en"}
+    assert config["displaylogo"] is False
+
+
+def test_positional_sliders_update_the_figures():
+    at = open_page("positional", "en")
+    at.slider(key="pe_d_model").set_value(32)
+    at.slider(key="pe_max_len").set_value(12).run()
+    assert not at.exception
+    fig, _ = chart(at, "fig_pe_heatmap")
+    assert np.allclose(arr(fig.data[0].z), sinusoidal_encoding(12, 32).numpy())
+    sim, _ = chart(at, "fig_pe_similarity")
+    pe = sinusoidal_encoding(12, 32).double().numpy()
+    assert np.allclose(arr(sim.data[0].z), pe @ pe.T)
+    # the rotation: T(k)·PE(pos) lands on PE(pos+k) for the chosen pair
+    at.slider(key="pe_pair").set_value(3)
+    at.slider(key="pe_k").set_value(4).run()
+    rot, _ = chart(at, "fig_rotation")
+    rotated, target = rot.data[-1], rot.data[-2]
+    assert np.allclose([rotated.x[1], rotated.y[1]], [target.x[1], target.y[1]], atol=1e-5)
+    assert not at.exception
+
+
+def test_positional_alternatives_table_and_bad_lengths():
+    at = open_page("positional", "en")
+    table = at.dataframe[-1].value if hasattr(at.dataframe[-1], "value") else None
+    assert table is not None
+    at.slider(key="pe_short").set_value(30)
+    at.slider(key="pe_long").set_value(20).run()
+    assert not at.exception and any(w.value == load("en")["pe.alt.lengths_warning"] for w in at.warning)
+
+
+def test_masks_follow_the_sentences():
+    at = open_page("masks", "en")
+    lines = ["one two three four", "five"]
+    at.text_area(key="masks_text_en").set_value("\n".join(lines)).run()
+    assert not at.exception
+    ids, tokens, _ = whitespace_batch(lines)
+    pad, _ = chart(at, "fig_padding_mask")
+    assert np.array_equal(arr(pad.data[0].z), make_src_mask(ids, 0)[:, 0, 0, :].int().numpy())
+    at.selectbox(key="masks_pick").set_value(1).run()
+    combined, _ = chart(at, "fig_combined_mask")
+    assert np.array_equal(arr(combined.data[0].z), make_trg_mask(ids, 0)[1, 0].int().numpy())
+    weights, _ = chart(at, "fig_scores_weights_combined")
+    assert np.allclose(arr(weights.data[0].z).sum(axis=1), 1.0)
+
+
+def test_masks_leak_rows_before_the_change_are_untouched():
+    at = open_page("masks", "en")
+    fig, _ = chart(at, "fig_causal_leak")
+    with_mask, without = arr(fig.data[0].y), arr(fig.data[1].y)
+    pos = at.slider(key=[s.key for s in at.slider if s.key.startswith("masks_leak_pos")][0]).value
+    assert (with_mask[:pos] == 0).all() and (without[:pos] > 0).all()
+
+
+@pytest.mark.parametrize("text", ["", "   \n\n", "x " * 3000, "<script>alert(1)</script>\n" * 20, "ａ\u200b\tb"])
+def test_masks_bad_input_gives_a_message_not_a_traceback(text):
+    at = open_page("masks", "en")
+    at.text_area(key="masks_text_en").set_value(text[:2000]).run()
+    assert not at.exception
+
+
+def test_training_sliders_update_the_lr_curve():
+    at = open_page("training", "en")
+    at.select_slider(key="train_d_model").set_value(512)
+    at.slider(key="train_warmup").set_value(2000)
+    at.slider(key="train_total").set_value(10000).run()
+    assert not at.exception
+    fig, _ = chart(at, "fig_lrate")
+    full = lrate_curve(10000, 512, 2000)
+    xs = list(fig.data[0].x)
+    assert 2000 in xs and list(fig.data[0].y) == [full[s - 1] for s in xs]
+    paper = lrate_curve(10000, 512, 4000)
+    assert list(fig.data[1].y) == [paper[s - 1] for s in xs]
+
+
+def test_training_label_smoothing_figure():
+    at = open_page("training", "en")
+    at.slider(key="train_eps").set_value(0.2).run()
+    fig, _ = chart(at, "fig_label_smoothing")
+    smoothed = arr(fig.data[1].y)
+    V = len(smoothed)
+    assert np.isclose(smoothed.sum(), 1.0) and np.isclose(smoothed.min(), 0.2 / V)
+
+
+def test_training_log_from_a_checkpoint_and_live_paths(tmp_path, monkeypatch):
+    log = tmp_path / "checkpoints" / "tiny" / "train_log.jsonl"
+    log.parent.mkdir(parents=True)
+    rows = [{"step": s, "lr": lr, "loss": 5.0 - s / 100, "tokens_per_s": 1000.0, "elapsed": s / 10}
+            for s, lr in zip((50, 100, 150), (1e-4, 2e-4, 3e-4))]
+    rows.append({"step": 150, "lr": 3e-4, "valid_loss": 4.0, "bleu": 3.5, "elapsed": 16.0})
+    log.write_text("".join(json.dumps(r) + "\n" for r in rows) + "{broken", encoding="utf-8")
+    (log.parent / "config.json").write_text(json.dumps({"d_model": 128}), encoding="utf-8")
+    monkeypatch.setenv("ATLAS_ROOT", str(tmp_path))
+    at = open_page("training", "en")
+    assert not at.exception
+    fig, _ = chart(at, "fig_log_ckpt")
+    assert list(fig.data[0].y) == [4.5, 4.0, 3.5] and list(fig.data[2].y) == [3.5]
+    at.selectbox(key="train_overlay").set_value(0).run()
+    lr_fig, _ = chart(at, "fig_lrate")
+    assert list(lr_fig.data[-1].y) == [1e-4, 2e-4, 3e-4, 3e-4]
+    at.toggle(key="train_live_on").set_value(True)
+    for path, message in [("/etc/passwd", "training.live.err.outside"), ("runs/../../x.jsonl", "training.live.err.outside"),
+                          ("checkpoints/tiny/none.jsonl", "training.live.err.not_found")]:
+        at.text_input(key="train_live_path").set_value(path).run()
+        assert not at.exception and any(w.value == load("en")[message] for w in at.warning), path
+    at.text_input(key="train_live_path").set_value("checkpoints/tiny/train_log.jsonl").run()
+    live, _ = chart(at, "fig_log_live")
+    assert list(live.data[0].x) == [50, 100, 150]
+
+
+def test_training_without_logs_says_so(tmp_path, monkeypatch):
+    monkeypatch.setenv("ATLAS_ROOT", str(tmp_path))
+    at = open_page("training", "ko")
+    assert not at.exception and any(i.value == load("ko")["training.log.none"] for i in at.info)
+
+
+def test_attention_lab_lecture_example_numbers():
+    at = open_page("attention_lab", "en")
+    qk, _ = chart(at, "fig_qk")
+    assert math.isclose(float(arr(qk.data[0].z)[0, 0]), 0.4, rel_tol=1e-9)
+    scaled, _ = chart(at, "fig_scaled")
+    assert math.isclose(float(arr(scaled.data[0].z)[0, 0]), 0.2, rel_tol=1e-9)
+    out, _ = chart(at, "fig_output")
+    assert np.allclose(arr(out.data[0].z)[0], [0.5, 0.8, 0.7, 0.9])
+
+
+def test_attention_lab_self_attention_with_causal_mask():
+    at = open_page("attention_lab", "en")
+    at.radio(key="lab_preset").set_value("self").run()
+    at.toggle(key="lab_causal").set_value(True).run()
+    assert not at.exception
+    masked, _ = chart(at, "fig_masked")
+    z = arr(masked.data[0].z)
+    assert np.isnan(z[0, 1:]).all() and masked.data[0].text[0][2] == load("en")["common.neg_inf"]
+    weights, _ = chart(at, "fig_weights")
+    assert np.allclose(arr(weights.data[0].z)[0], [1, 0, 0])
+
+
+def test_attention_lab_saturation_follows_the_sliders():
+    at = open_page("attention_lab", "en")
+    at.slider(key="lab_factor").set_value(50)
+    at.text_input(key="lab_z").set_value("0.3, 0.4, -0.2").run()
+    fig, _ = chart(at, "fig_softmax_saturation")
+    z = torch.tensor([0.3, 0.4, -0.2], dtype=torch.float64)
+    assert np.allclose(fig.data[0].y, torch.softmax(z, -1).numpy())
+    assert np.allclose(fig.data[1].y, torch.softmax(50 * z, -1).numpy())
+    at.select_slider(key="lab_dk").set_value(256).run()
+    assert at.metric[1].value == "16.00"
+    at.text_input(key="lab_z").set_value("abc").run()
+    assert not at.exception and any(w.value == load("en")["lab.sat.bad_z"] for w in at.warning)
+
+
+def test_bleu_page_matches_sacrebleu_and_handles_bad_input():
+    at = open_page("bleu", "en")
+    hyp, ref = "the the the the", "the cat"
+    at.text_area(key="bleu_hyp_en").set_value(hyp)
+    at.text_area(key="bleu_refs_en").set_value(ref).run()
+    assert not at.exception
+    assert at.metric[0].value == f"{sacrebleu.sentence_bleu(hyp, [ref]).score:.2f}"
+    fig, _ = chart(at, "fig_precisions")
+    assert math.isclose(fig.data[0].y[0], 25.0)
+    at.text_area(key="bleu_hyp_en").set_value("").run()
+    assert not at.exception and any(i.value == load("en")["bleu.err.no_hyp"] for i in at.info)
+    at.text_area(key="bleu_hyp_en").set_value("x " * 1000)
+    at.text_area(key="bleu_refs_en").set_value("\n".join(["y"] * 10)).run()
+    assert not at.exception
