@@ -533,10 +533,13 @@ def topk_figure(tokens: Sequence[str], probs: Sequence[float], *, chosen: Sequen
 def matrix_panels(panels: Sequence, row_labels: Sequence[str], *, panel_titles: Sequence[str],
                   title: str = "", x_title: str = "", colorscale: str = "RdBu", symmetric: bool = True,
                   decimals: int | None = 3, height: int | None = None, gap: float = 0.02,
-                  widths: Sequence[float] | None = None) -> go.Figure:
+                  widths: Sequence[float] | None = None, band: int | None = None,
+                  band_labels: Sequence[str] = ()) -> go.Figure:
     """Matrices (rows × cols_i) side by side on one shared colour scale, e.g. Q (S, d_model) split into
     h blocks (S, d_k).  Trace i holds z = panels[i] (rounded); the columns are numbered from 0 within
-    each panel, and hovering shows row, column and value.  symmetric: a colour scale centred on 0."""
+    each panel, and hovering shows row, column and value.  symmetric: a colour scale centred on 0.
+    band: in a single panel, draw a boundary every `band` columns (the d_k blocks of the heads) and
+    write band_labels above the blocks."""
     arrs = [as_array(p) for p in panels]
     rows = arrs[0].shape[0]
     cmax = float(max(np.nanmax(np.abs(a)) for a in arrs)) or 1.0
@@ -564,6 +567,15 @@ def matrix_panels(panels: Sequence, row_labels: Sequence[str], *, panel_titles: 
                                       "x": (dom[0] + dom[1]) / 2, "y": 1.0, "xanchor": "center", "yanchor": "bottom",
                                       "showarrow": False, "font": {"size": FONT_SIZE - 2}})
         x0 = dom[1] + gap
+    if band and len(arrs) == 1:
+        cols = arrs[0].shape[1]
+        layout["shapes"] = [{"type": "line", "xref": "x", "yref": "paper", "x0": j - 0.5, "x1": j - 0.5, "y0": 0,
+                             "y1": 1, "line": {"color": "#111827", "width": 2}} for j in range(band, cols, band)]
+        for b, label in enumerate(band_labels):
+            layout["annotations"].append({"text": escape(label), "xref": "x", "yref": "paper",
+                                          "x": b * band + (band - 1) / 2, "y": 1.0, "xanchor": "center",
+                                          "yanchor": "bottom", "showarrow": False,
+                                          "font": {"size": FONT_SIZE - 3, "color": PALETTE[b % len(PALETTE)]}})
     layout.update({"coloraxis": cax, "font": {"size": FONT_SIZE}, "showlegend": False,
                    "height": height or int(min(560, max(220, 110 + 22 * rows))),
                    "margin": {"l": 10, "r": 10, "t": 70 if title else 34, "b": 10}})
@@ -579,6 +591,7 @@ def position_stats_figure(labels: Sequence[str], panels: Sequence[Mapping], *, t
     x = tick_labels(labels)
     data, layout = [], {"annotations": []}
     colors: dict[str, str] = {}
+    shown: set[str] = set()
     n = len(panels)
     gap = 0.08 if n > 1 else 0.0
     w = (1 - gap * (n - 1)) / n
@@ -589,9 +602,10 @@ def position_stats_figure(labels: Sequence[str], panels: Sequence[Mapping], *, t
             color = colors.setdefault(series["name"], PALETTE[len(colors) % len(PALETTE)])
             data.append({"type": "scatter", "mode": "lines+markers", "x": x, "y": _rounded(series["y"], 5),
                          "name": escape(series["name"]), "legendgroup": escape(series["name"]),
-                         "showlegend": p == 0, "xaxis": "x" + s, "yaxis": "y" + s,
+                         "showlegend": series["name"] not in shown, "xaxis": "x" + s, "yaxis": "y" + s,
                          "line": {"color": color, "width": 2.5, "dash": series.get("dash", "solid")},
                          "marker": {"size": 7}, "hovertemplate": "%{x}: %{y:.4f}<extra>" + escape(series["name"]) + "</extra>"})
+            shown.add(series["name"])
         layout["xaxis" + s] = {"domain": dom, "anchor": "y" + s, "type": "category", "tickangle": -60 if len(x) > 6 else 0,
                                **({"title": {"text": escape(x_title)}} if x_title else {})}
         layout["yaxis" + s] = {"anchor": "x" + s, "zeroline": True}
@@ -604,3 +618,24 @@ def position_stats_figure(labels: Sequence[str], panels: Sequence[Mapping], *, t
     if title:
         layout["title"] = {"text": escape(title), "font": {"size": FONT_SIZE + 1}}
     return go.Figure(data=data, layout=layout, _validate=False)
+
+
+def cost_figure(n: Sequence[float], costs: Mapping[str, Sequence[float]], *, crossover: float | None = None,
+                crossover_label: str = "", marker_n: float | None = None, marker_label: str = "",
+                title: str = "", x_title: str = "", y_title: str = "") -> go.Figure:
+    """Operations per layer against sequence length n (log-log), one line per layer type; a dotted line
+    where self-attention stops being cheaper than recurrence (n = d) and one at this sentence's length."""
+    series = [{"x": list(map(float, n)), "y": list(map(float, y)), "name": name} for name, y in costs.items()]
+    fig = line_figure(series, title=title, x_title=x_title, y_title=y_title, log_x=True, log_y=True, height=440)
+    xs = np.asarray(n, dtype=float)
+    fig.update_xaxes(range=[float(np.log10(xs.min())), float(np.log10(xs.max()))])
+    # on log axes annotations take log10 positions (shapes take data values)
+    for x, label, dash, color, y in ((crossover, crossover_label, "dot", "#6b7280", 1.0),
+                                     (marker_n, marker_label, "dash", PALETTE[1], 0.0)):
+        if not x:
+            continue
+        fig.add_vline(x=x, line_dash=dash, line_color=color)
+        if label:
+            fig.add_annotation(x=float(np.log10(x)), y=y, xref="x", yref="paper", text=escape(label), showarrow=False,
+                               xanchor="left", yanchor="top" if y else "bottom", font=dict(color=color))
+    return fig
