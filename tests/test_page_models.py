@@ -1,0 +1,257 @@
+"""The Models page under AppTest: choosing, uploading (good and hostile), Hugging Face from a local cache,
+session privacy, the config table and the model card, in Korean and English.
+
+The bundled checkpoints are the toy ones (app_checkpoints); uploads are staged under a tmp dir
+(ATLAS_UPLOAD_DIR); Hugging Face is offline with a cache built by hand.
+"""
+import io
+import json
+import pathlib
+import pickle
+import shutil
+import zipfile
+
+import huggingface_hub.constants
+import pytest
+import torch
+from safetensors.torch import load_file, save_file
+from streamlit.testing.v1 import AppTest
+
+from pages.ui.i18n import strings, translate
+from transformer_core.checkpoint import CARD, TOKENIZER, WEIGHTS, load_checkpoint
+
+pytestmark = pytest.mark.usefixtures("one_thread")
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+COMMIT = "00112233445566778899aabbccddeeff00112233"
+CARD_TEXT = ("# Uploaded toy\n\nA **tiny** model.\n\n<script>alert('x')</script><b>bold?</b>\n\n"
+             "![tracker](http://example.invalid/pixel.png)\n")
+
+
+@pytest.fixture(autouse=True)
+def env(tmp_path, monkeypatch, app_checkpoints):
+    monkeypatch.setenv("ATLAS_UPLOAD_DIR", str(tmp_path / "uploads"))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_OFFLINE", True)
+    monkeypatch.delenv("HF_HUB_CACHE", raising=False)
+    return tmp_path
+
+
+@pytest.fixture
+def folder(tmp_path, toy_checkpoints):
+    out = tmp_path / "class-model"
+    shutil.copytree(toy_checkpoints / "toy-en", out)
+    (out / CARD).write_text(CARD_TEXT, encoding="utf-8")
+    return out
+
+
+def zip_of(folder, prefix="class-model/", extra=(), skip=()) -> bytes:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
+        for p in sorted(folder.iterdir()):
+            if p.name not in skip:
+                zf.writestr(prefix + p.name, p.read_bytes())
+        for name, data in extra:
+            zf.writestr(name, data)
+    return buf.getvalue()
+
+
+def open_page(lang="en") -> AppTest:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.query_params["lang"] = lang                               # as a shared link would (?lang=en)
+    at.switch_page("pages/models.py").run()                     # straight to the Models page
+    assert not at.exception, at.exception
+    return at
+
+
+def upload(at, files) -> AppTest:
+    at.file_uploader[0].set_value([(name, data, "application/octet-stream") for name, data in files]).run()
+    at.button(key="models_upload_go").click().run()
+    assert not at.exception, at.exception
+    return at
+
+
+def active(at) -> str:
+    """The model key the page resolved as active in its last run (model_state.active_key())."""
+    return at.selectbox(key="models_select").value
+
+
+def errors(at) -> list[str]:
+    return [e.value for e in at.error]
+
+
+def tr(key, lang="en", **fmt) -> str:
+    return translate(lang, key, **fmt)
+
+
+# --- the page in both languages ------------------------------------------------------------------
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_page_runs_in_both_languages(lang, app_checkpoints):
+    at = open_page(lang)
+    assert at.title[0].value == tr("models.title", lang)
+    assert at.selectbox(key="models_select").label == tr("models.choose.label", lang)
+    assert at.selectbox(key="models_select").options == ["📦 toy-en", "📦 toy-ko"]
+    config = at.table[0].value
+    values = dict(zip(config.index, config.iloc[:, 0]))
+    assert values["d_model"] == "32" and values["d_k"] == "16 = 32 / 2" and values["n_heads"] == "h = 2"
+    n = sum(p.numel() for p in load_checkpoint(app_checkpoints / "toy-en").model.parameters())
+    assert values["parameters"] == f"{n:,} ({n / 1e6:.2f} M)"
+    assert tr("models.card.none", lang) in [c.value for c in at.caption]
+    assert {k for k in strings("en") if k.startswith("models.")} == {k for k in strings(lang) if k.startswith("models.")}
+
+
+def test_page_without_any_model(tmp_path, monkeypatch):
+    from pages.ui import model_state
+    monkeypatch.setattr(model_state, "CHECKPOINTS_DIR", tmp_path / "empty")
+    at = open_page("ko")
+    assert tr("models.none", "ko") in [i.value for i in at.info]
+    assert not at.table
+
+
+def test_choosing_a_bundled_model_is_per_session():
+    at = open_page()
+    at.selectbox(key="models_select").set_value("bundled:toy-ko").run()
+    assert active(at) == "bundled:toy-ko"
+    assert "ko" in at.table[0].value.loc["langs"].iloc[0]          # en → ko
+    other = open_page()
+    assert active(other) != "bundled:toy-ko"
+
+
+# --- uploads -----------------------------------------------------------------------------------------
+
+def test_valid_zip_becomes_active_in_this_session_only(folder, env):
+    at = upload(open_page(), [("class-model.zip", zip_of(folder))])
+    key = active(at)
+    assert key is not None and key.startswith("session:") and key.endswith("class-model")
+    assert at.success[0].value.startswith(tr("models.loaded", label="class\\-model")[:20])
+    assert at.subheader[-1].value == tr("models.details.header", label="class\\-model")
+    assert at.selectbox(key="models_select").value == key
+    # the card: rendered without HTML, its image turned into a plain link
+    card = [m for m in at.markdown if "Uploaded toy" in m.value]
+    assert len(card) == 1 and not card[0].proto.allow_html
+    assert ":material/image: [tracker](http://example.invalid/pixel.png)" in card[0].value and "![" not in card[0].value
+    # staged under this session's own dir
+    staged = list((env / "uploads").glob("atlas-session-*/atlas-upload-*"))
+    assert len(staged) == 1 and (staged[0] / WEIGHTS).is_file()
+    # a second session sees only the bundled models
+    other = open_page()
+    assert [o for o in other.selectbox(key="models_select").options if "class-model" in o] == []
+    assert active(other).startswith("bundled:")
+    # the uploader was emptied for the next upload
+    assert at.file_uploader[0].value in (None, [])
+
+
+def test_individual_files_upload(folder):
+    files = [(p.name, p.read_bytes()) for p in folder.iterdir()] + [("README.md", b"# not ours")]
+    at = upload(open_page(), files)
+    assert active(at).startswith("session:")
+    warning = at.warning[0].value
+    assert warning.startswith(tr("models.loaded", label="upload")[:10]) and "README" in warning
+
+
+class Payload:
+    def __init__(self, marker):
+        self.marker = pathlib.Path(marker)
+
+    def __reduce__(self):
+        return pathlib.Path.touch, (self.marker,)
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_malicious_pickles_are_refused_and_the_model_stays(folder, tmp_path, lang):
+    marker = tmp_path / "pwned"
+    buf = io.BytesIO()
+    torch.save({"w": Payload(marker)}, buf)
+    at = open_page(lang)
+    at.selectbox(key="models_select").set_value("bundled:toy-ko").run()
+    # a pickle named model.safetensors
+    upload(at, [("m.zip", zip_of(folder, skip=(WEIGHTS,), extra=[("class-model/" + WEIGHTS, buf.getvalue())]))])
+    assert active(at) == "bundled:toy-ko"
+    assert errors(at)[0].startswith(tr("models.err.pickle_weights", lang))
+    assert tr("models.err.kept", lang, label="toy\\-ko") in errors(at)[0]
+    # model.pt / pytorch_model.bin in a zip
+    for name in ("model.pt", "pytorch_model.bin"):
+        upload(at, [("m.zip", zip_of(folder, skip=(WEIGHTS,), extra=[("class-model/" + name, buf.getvalue())]))])
+        assert errors(at)[0].startswith(tr("models.err.pickle", lang, name=name.replace("_", "\\_").replace(".", "\\.")))
+        assert active(at) == "bundled:toy-ko"
+    # a raw pickle as a single file
+    upload(at, [("config.json", (folder / "config.json").read_bytes()), (TOKENIZER, (folder / TOKENIZER).read_bytes()),
+                (WEIGHTS, pickle.dumps(Payload(marker), protocol=4))])
+    assert errors(at)[0].startswith(tr("models.err.pickle_weights", lang))
+    assert not marker.exists()
+    assert at.table[0].value.loc["langs"].iloc[0].endswith("ko")  # the page still shows toy-ko
+
+
+def test_wrong_shapes_and_zip_slip_through_the_page(folder, env):
+    at = open_page()
+    good = upload(at, [("class-model.zip", zip_of(folder))])
+    first = active(good)
+    state = load_file(str(folder / WEIGHTS))
+    state["decoder.0.ffn.linear1.weight"] = torch.zeros(3, 3)
+    save_file(state, str(folder / WEIGHTS))
+    upload(at, [("bad.zip", zip_of(folder))])
+    assert errors(at)[0].startswith(tr("models.ckpt.weights_mismatch"))
+    assert "decoder.0.ffn.linear1.weight" in errors(at)[0]
+    assert active(at) == first
+    before = sorted(p for p in env.rglob("*") if p.is_file())
+    upload(at, [("slip.zip", zip_of(folder, extra=[("../../escaped.txt", b"x"), ("/abs.txt", b"y")]))])
+    assert errors(at)[0].startswith(tr("models.err.unsafe_member", name="slip\\.zip", member="")[:30])
+    assert sorted(p for p in env.rglob("*") if p.is_file()) == before
+    assert active(at) == first
+
+
+def test_oversized_upload_is_refused(folder, monkeypatch):
+    monkeypatch.setenv("ATLAS_UPLOAD_MAX_MB", "0.05")
+    at = open_page()
+    upload(at, [("class-model.zip", zip_of(folder))])
+    assert errors(at)[0].startswith(tr("models.err.total_too_large", limit_mb="0\\.05"))
+    assert active(at).startswith("bundled:")
+
+
+def test_forget_and_the_session_limit(folder, env):
+    at = open_page()
+    for _ in range(4):
+        upload(at, [("class-model.zip", zip_of(folder))])
+    options = at.selectbox(key="models_select").options
+    assert len([o for o in options if "class-model" in o]) == 3                  # the oldest was dropped
+    assert len(list((env / "uploads").glob("atlas-session-*/atlas-upload-*"))) == 3
+    assert active(at).endswith("class-model (4)")
+    at.button(key="models_forget").click().run()
+    assert active(at).startswith("bundled:")
+    assert len(list((env / "uploads").glob("atlas-session-*/atlas-upload-*"))) == 2
+
+
+# --- Hugging Face, from a local cache --------------------------------------------------------------
+
+def hf_cache(root, folder, repo="user/repo"):
+    repo_dir = root / "hf" / ("models--" + repo.replace("/", "--"))
+    (repo_dir / "refs").mkdir(parents=True)
+    (repo_dir / "refs" / "main").write_text(COMMIT)
+    shutil.copytree(folder, repo_dir / "snapshots" / COMMIT)
+    return root / "hf"
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_hub_from_local_cache(folder, tmp_path, monkeypatch, lang):
+    monkeypatch.setenv("HF_HUB_CACHE", str(hf_cache(tmp_path, folder)))
+    at = open_page(lang)
+    assert at.toggle(key="models_hub_offline").value is True
+    at.text_input(key="models_hub_repo").input("user/missing")
+    at.button(key="models_hub_go").click().run()
+    assert errors(at)[0].startswith(tr("models.ckpt.hf_not_cached", lang))
+    assert active(at).startswith("bundled:")
+    at.text_input(key="models_hub_repo").input("user/repo")
+    at.button(key="models_hub_go").click().run()
+    assert not at.exception and not errors(at)
+    assert active(at).startswith("session:") and active(at).endswith("user/repo")
+    assert ":material/cloud_download: " + tr("models.source.hub", lang, repo="user/repo") in [c.value for c in at.caption]
+    assert any("Uploaded toy" in m.value for m in at.markdown)
+    other = open_page(lang)
+    assert not [o for o in other.selectbox(key="models_select").options if "user/repo" in o]
+
+
+def test_hub_needs_a_repo_id():
+    at = open_page()
+    at.button(key="models_hub_go").click().run()
+    assert errors(at) == [tr("models.hub.need_repo")]
