@@ -7,10 +7,12 @@ import pandas as pd
 import streamlit as st
 import torch
 
-from pages.ui import figures
+from pages.ui import figures, model_state
 from pages.ui.export import matrix_frame
 from pages.ui.i18n import current_lang, t
-from pages.ui.widgets import latex, model_not_loaded, page_header, show_figure
+from pages.ui.sentence import kind_label, run_cached, sentence_input, truncation_notice
+from pages.ui.widgets import latex, page_header, show_figure
+from transformer_core import explain
 from transformer_core.attention import attention_steps
 from transformer_core.masks import subsequent_mask
 from transformer_core.scaling import dot_product_spread, dot_products, saturation, softmax_jacobian
@@ -230,12 +232,87 @@ def parse_numbers(text: str) -> list[float] | None:
     return values
 
 
+@st.cache_data(max_entries=32, show_spinner=False)
+def _bundled_qk(name: str, src_ids: tuple[int, ...], out_ids: tuple[int, ...]) -> dict:
+    return head_tensors(model_state.load_bundled(name).model, src_ids, out_ids)
+
+
+def head_tensors(model, src_ids, out_ids) -> dict:
+    """Q, K, V and mask of every attention of one teacher-forced pass, as numpy: {record: {...}}."""
+    trace = explain.full_trace(model, list(src_ids), list(out_ids))
+    out = {}
+    for kind in explain.ATTENTION_KINDS:
+        for layer in range(explain.n_layers(model, kind)):
+            rec = trace.probe.records[explain.record_name(kind, layer)]
+            out[(kind, layer)] = {name: rec[name][0].numpy() for name in ("q", "k", "v", "weights")}
+            out[(kind, layer)]["mask"] = rec["mask"][0].numpy() if "mask" in rec else None
+    return out
+
+
 def real_head_section() -> None:
-    """The real Q and K of a chosen head on the user's sentence: needs the shared model loader
-    (pages/ui/model_state.py).  Until it exists this shows an info box."""
+    """The real Q and K of a chosen head on the user's sentence (the shared model loader and sentence)."""
     st.header(t("lab.real.title"))
     st.markdown(t("lab.real.explain"))
-    model_not_loaded()
+    ckpt = model_state.active()
+    if ckpt is None:
+        return
+    key = model_state.active_key()
+    got = sentence_input("lab", ckpt)
+    if got is None:
+        return
+    text, beam = got
+    truncation_notice(ckpt, text)
+    res = run_cached("translation", key, ckpt, text, beam)
+    cfg = ckpt.config
+    c1, c2, c3 = st.columns([2, 1, 1])
+    kind = c1.radio(t("lab.real.kind"), explain.ATTENTION_KINDS, format_func=kind_label, key="lab_real_kind",
+                    horizontal=True)
+    n_layers = cfg.n_encoder_layers if kind == "enc_self" else cfg.n_decoder_layers
+    layer = c2.selectbox(t("attn.layer"), range(n_layers), format_func=lambda i: str(i + 1), key="lab_real_layer")
+    head = c3.selectbox(t("attn.head"), range(cfg.n_heads), format_func=lambda i: str(i + 1), key="lab_real_head")
+    src, out = tuple(res["src_ids"]), tuple(res["out_ids"])
+    if key.startswith(model_state.BUNDLED):
+        tensors = _bundled_qk(key.removeprefix(model_state.BUNDLED), src, out)
+    else:
+        tensors = head_tensors(ckpt.model, src, out)
+    rec = tensors[(kind, layer)]
+    q, k, v = (torch.as_tensor(rec[n][head]).double() for n in ("q", "k", "v"))
+    mask = None if rec["mask"] is None else torch.as_tensor(rec["mask"][0]).bool()
+    steps = attention_steps(q, k, v, mask)                       # the same function as the lab above
+    q_labels, k_labels = {"enc_self": (res["src_pieces"], res["src_pieces"]),
+                          "dec_self": (res["tgt_pieces"], res["tgt_pieces"]),
+                          "cross": (res["tgt_pieces"], res["src_pieces"])}[kind]
+    d_k = q.size(-1)
+    st.caption(t("lab.real.shapes", tq=q.size(0), tk=k.size(0), d_k=d_k))
+    dims = [str(j) for j in range(d_k)]
+    c1, c2 = st.columns(2)
+    with c1:
+        fig = figures.heatmap(q.numpy(), x_labels=dims, y_labels=q_labels, title=t("lab.real.q"),
+                              x_title=t("lab.real.dim"), y_title=t("lab.axis.query"), colorscale="RdBu", zmid=0,
+                              max_ticks=16)
+        show_figure(fig, "real_q", matrix_frame(q.numpy(), q_labels, dims))
+    with c2:
+        fig = figures.heatmap(k.numpy(), x_labels=dims, y_labels=k_labels, title=t("lab.real.k"),
+                              x_title=t("lab.real.dim"), y_title=t("lab.axis.key"), colorscale="RdBu", zmid=0,
+                              max_ticks=16)
+        show_figure(fig, "real_k", matrix_frame(k.numpy(), k_labels, dims))
+    c1, c2 = st.columns(2)
+    with c1:
+        fig = figures.scores_heatmap(steps["masked"].numpy(), k_labels, q_labels, title=t("lab.real.scaled", d_k=d_k),
+                                     x_title=t("lab.axis.key"), y_title=t("lab.axis.query"),
+                                     masked_text=t("common.neg_inf"))
+        show_figure(fig, "real_scaled", matrix_frame(steps["masked"].numpy(), q_labels, k_labels))
+    with c2:
+        fig = figures.scores_heatmap(steps["weights"].numpy(), k_labels, q_labels, title=t("lab.real.weights"),
+                                     x_title=t("lab.axis.key"), y_title=t("lab.axis.query"), probabilities=True)
+        show_figure(fig, "real_weights", matrix_frame(steps["weights"].numpy(), q_labels, k_labels))
+    raw, scaled = steps["scores"], steps["scaled"]
+    finite = torch.isfinite(steps["masked"])
+    m1, m2, m3 = st.columns(3)
+    m1.metric(t("lab.real.std_raw"), f"{float(raw[finite].std()) if finite.sum() > 1 else 0.0:.3f}")
+    m2.metric(t("lab.real.std_scaled"), f"{float(scaled[finite].std()) if finite.sum() > 1 else 0.0:.3f}")
+    m3.metric(t("lab.real.check"), f"{float((steps['weights'] - torch.as_tensor(rec['weights'][head]).double()).abs().max()):.1e}",
+              help=t("lab.real.check_help"))
 
 
 page_header("lab")

@@ -6,13 +6,14 @@ import pandas as pd
 import streamlit as st
 import torch
 
-from pages.ui import figures
+from pages.ui import figures, model_state
 from pages.ui.export import matrix_frame, unique_labels
 from pages.ui.i18n import current_lang, t
 from pages.ui.widgets import latex, page_header, show_figure
 from transformer_core.attention import attention_steps
 from transformer_core.masks import make_src_mask, make_trg_mask, subsequent_mask
-from transformer_core.toy import EOS, MASK_KINDS, PAD, PAD_ID, batch_qkv, causal_leak, mask_for, whitespace_batch
+from transformer_core.toy import (EOS, MASK_KINDS, PAD_ID, batch_qkv, causal_leak, mask_for, pad_batch,
+                                  whitespace_batch)
 
 MAX_SENTENCES = 8
 MAX_TOKENS = 16          # words per sentence, before <bos>/<eos>
@@ -36,29 +37,29 @@ def sentence_label(b: int, lines: list[str]) -> str:
     return t("masks.sentence_n", n=b + 1) + ": " + (text if len(text) <= 40 else text[:39] + "…")
 
 
-def batch_section(ids: torch.Tensor, tokens: list[list[str]], lines: list[str]) -> None:
+def batch_section(ids: torch.Tensor, tokens: list[list[str]], lines: list[str], pad_id: int) -> None:
     st.subheader(t("masks.batch.title"))
-    st.markdown(t("masks.batch.explain", B=ids.size(0), S=ids.size(1)))
+    st.markdown(t("masks.batch.explain", B=ids.size(0), S=ids.size(1), pad=pad_id))
     c1, c2 = st.columns(2)
     rows = [t("masks.sentence_n", n=b + 1) for b in range(len(tokens))]
     with c1:
         st.caption(t("masks.batch.tokens"))
         st.dataframe(pd.DataFrame(tokens, index=rows), width="stretch")
     with c2:
-        st.caption(t("masks.batch.ids"))
+        st.caption(t("masks.batch.ids", pad=pad_id))
         st.dataframe(pd.DataFrame(ids.numpy(), index=rows), width="stretch")
 
     st.subheader(t("masks.pad.title"))
     st.markdown(t("masks.pad.explain"))
     latex(r"\texttt{src\_mask} = (\texttt{src} \neq \texttt{pad\_idx})"
           r"\texttt{.unsqueeze(1).unsqueeze(2)} \;:\; (B, 1, 1, S) = " + f"({ids.size(0)}, 1, 1, {ids.size(1)})")
-    src_mask = make_src_mask(ids, PAD_ID)
+    src_mask = make_src_mask(ids, pad_id)
     fig = figures.batch_mask_heatmap(src_mask[:, 0, 0, :], tokens, rows, title=t("masks.pad.fig_title"),
                                      x_title=t("masks.axis.key_pos"), y_title=t("masks.axis.sentence"))
     show_figure(fig, "padding_mask", matrix_frame(src_mask[:, 0, 0, :].int().numpy(), rows))
 
 
-def causal_section(ids: torch.Tensor, tokens: list[list[str]], b: int) -> None:
+def causal_section(ids: torch.Tensor, tokens: list[list[str]], b: int, pad_id: int) -> None:
     st.subheader(t("masks.sub.title"))
     st.markdown(t("masks.sub.explain"))
     T = ids.size(1)
@@ -66,9 +67,9 @@ def causal_section(ids: torch.Tensor, tokens: list[list[str]], b: int) -> None:
           r"\underbrace{\texttt{tril(ones(T, T))}}_{(T,T)} \;:\; (B, 1, T, T) = "
           + f"({ids.size(0)}, 1, {T}, {T})")
     toks = tokens[b]
-    pad_row = make_src_mask(ids, PAD_ID)[b, 0].expand(T, T)           # (1, T) broadcast to (T, T)
+    pad_row = make_src_mask(ids, pad_id)[b, 0].expand(T, T)           # (1, T) broadcast to (T, T)
     sub = subsequent_mask(T)
-    combined = make_trg_mask(ids, PAD_ID)[b, 0]
+    combined = make_trg_mask(ids, pad_id)[b, 0]
     kw = dict(x_title=t("masks.axis.key"), y_title=t("masks.axis.query"))
     c1, c2, c3 = st.columns(3)
     with c1:
@@ -84,7 +85,7 @@ def causal_section(ids: torch.Tensor, tokens: list[list[str]], b: int) -> None:
 
 
 @st.fragment
-def scores_section(ids: torch.Tensor, tokens: list[list[str]], b: int) -> None:
+def scores_section(ids: torch.Tensor, tokens: list[list[str]], b: int, pad_id: int) -> None:
     st.subheader(t("masks.scores.title"))
     st.markdown(t("masks.scores.explain", d_k=D_K))
     latex(r"\mathrm{softmax}\!\left(\frac{QK^T}{\sqrt{d_k}}\right) \;\to\; "
@@ -94,7 +95,7 @@ def scores_section(ids: torch.Tensor, tokens: list[list[str]], b: int) -> None:
                     format_func=lambda k: t(f"masks.kind.{k}"))
     seed = c2.number_input(t("masks.scores.seed"), 0, 9999, 0, key="masks_seed")
     q, k, v = batch_qkv(tokens, D_K, int(seed))
-    mask = mask_for(kind, ids, PAD_ID)
+    mask = mask_for(kind, ids, pad_id)
     steps = attention_steps(q, k, v, mask)
     toks = tokens[b]
     kw = dict(x_title=t("masks.axis.key"), y_title=t("masks.axis.query"), masked_text=t("common.neg_inf"))
@@ -114,17 +115,18 @@ def tiny(x: float) -> str:
 
 
 @st.fragment
-def leak_section(tokens: list[list[str]], lines: list[str]) -> None:
+def leak_section(ids: torch.Tensor, tokens: list[list[str]], lines: list[str], pad_id: int) -> None:
     st.subheader(t("masks.leak.title"))
     st.markdown(t("masks.leak.explain"))
     c0, c1, c2 = st.columns(3)
     b = c0.selectbox(t("masks.leak.sentence"), range(len(lines)), format_func=lambda i: sentence_label(i, lines),
                      key="masks_leak_pick")
-    toks = [tok for tok in tokens[b] if tok != PAD]
+    toks = [tok for tok, i in zip(tokens[b], ids[b].tolist()) if i != pad_id]
     if len(toks) < 2:
         st.info(t("masks.leak.too_short"))
         return
-    last_word = len(toks) - 2 if toks[-1] == EOS and len(toks) > 2 else len(toks) - 1
+    ends_with_eos = toks[-1] in (EOS, "</s>")          # the toy's <eos> or SentencePiece's </s>
+    last_word = len(toks) - 2 if len(toks) > 2 and ends_with_eos else len(toks) - 1
     pos = c1.slider(t("masks.leak.pos"), 1, len(toks) - 1, last_word, key=f"masks_leak_pos_{b}",
                     help=t("masks.leak.pos_help"))
     new = c2.text_input(t("masks.leak.new"), t("masks.leak.default_token"), max_chars=40, key=f"masks_leak_new_{current_lang()}")
@@ -149,31 +151,59 @@ def leak_section(tokens: list[list[str]], lines: list[str]) -> None:
     st.caption(t("masks.leak.caption"))
 
 
+def model_batch(lines: list[str], add_special: bool) -> tuple[torch.Tensor, list[list[str]], int] | None:
+    """The batch as the active model's SentencePiece tokenizer cuts it, padded with its pad id."""
+    ckpt = model_state.active()
+    if ckpt is None:
+        return None
+    tok = ckpt.tokenizer
+    rows = []
+    for line in lines:
+        pieces = tok.encode(line)[:MAX_TOKENS]
+        rows.append([tok.bos_id, *pieces, tok.eos_id] if add_special else pieces)
+    if not any(rows):
+        return None
+    ids = pad_batch(rows, tok.pad_id)
+    return ids, [tok.pieces(row.tolist()) for row in ids], tok.pad_id
+
+
 def main() -> None:
     page_header("masks")
     c1, c2 = st.columns([3, 1])
     text = c1.text_area(t("masks.input"), t("masks.default_sentences"), height=130, max_chars=MAX_CHARS,
                         key=f"masks_text_{current_lang()}", help=t("masks.input_help"))
     add_special = c2.toggle(t("masks.bos_eos"), value=True, key="masks_bos", help=t("masks.bos_eos_help"))
+    splitter = "whitespace"
+    if model_state.model_choices():          # a trained model's tokenizer can cut the sentences too
+        splitter = c2.radio(t("masks.splitter"), ("whitespace", "model"), key="masks_splitter",
+                            format_func=lambda k: t(f"masks.splitter.{k}"), help=t("masks.splitter_help"))
     lines = read_sentences(text)
     if not lines:
         st.info(t("masks.empty"))
         return
-    try:
-        ids, tokens, _ = whitespace_batch(lines, add_special, MAX_TOKENS)
-    except ValueError:
-        st.info(t("masks.empty"))
-        return
-    batch_section(ids, tokens, lines)
+    pad_id = PAD_ID
+    if splitter == "model":
+        got = model_batch(lines, add_special)
+        if got is None:
+            st.info(t("masks.empty"))
+            return
+        ids, tokens, pad_id = got
+    else:
+        try:
+            ids, tokens, _ = whitespace_batch(lines, add_special, MAX_TOKENS)
+        except ValueError:
+            st.info(t("masks.empty"))
+            return
+    batch_section(ids, tokens, lines, pad_id)
     st.divider()
     b = st.selectbox(t("masks.pick"), range(len(lines)), format_func=lambda i: sentence_label(i, lines),
                      index=int(np.argmin([len(line.split()) for line in lines])) if len(lines) > 1 else 0,
                      key="masks_pick", help=t("masks.pick_help"))
-    causal_section(ids, tokens, b)
+    causal_section(ids, tokens, b, pad_id)
     st.divider()
-    scores_section(ids, tokens, b)
+    scores_section(ids, tokens, b, pad_id)
     st.divider()
-    leak_section(tokens, lines)
+    leak_section(ids, tokens, lines, pad_id)
 
 
 main()

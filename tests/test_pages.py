@@ -253,3 +253,49 @@ def test_bleu_page_matches_sacrebleu_and_handles_bad_input():
     at.text_area(key="bleu_hyp_en").set_value("x " * 1000)
     at.text_area(key="bleu_refs_en").set_value("\n".join(["y"] * 10)).run()
     assert not at.exception
+
+
+@pytest.fixture(scope="module")
+def tiny_checkpoints(tmp_path_factory, toy_spm):
+    """A checkpoints/ folder with one tiny, untrained model (enough to trace its heads)."""
+    from transformer_core.checkpoint import save_checkpoint
+    from transformer_core.config import ModelConfig
+    from transformer_core.model import Transformer
+    from transformer_core.tokenizer import Tokenizer
+
+    torch.manual_seed(0)
+    cfg = ModelConfig(vocab_size=Tokenizer.load(toy_spm).vocab_size, d_model=16, n_heads=2, n_encoder_layers=1,
+                      n_decoder_layers=1, d_ff=32, max_len=24)
+    folder = tmp_path_factory.mktemp("atlas") / "checkpoints"
+    save_checkpoint(folder / "lab-tiny", Transformer(cfg), toy_spm,
+                    examples=[{"src": "the cat sees the house.", "ref": "die katze sieht das haus."}])
+    return folder, cfg
+
+
+def test_attention_lab_real_head_of_a_model(tiny_checkpoints, monkeypatch):
+    """With a checkpoint, the lab shows a head's real Q and K and recomputes its weights."""
+    from pages.ui import model_state
+
+    folder, cfg = tiny_checkpoints
+    monkeypatch.setattr(model_state, "CHECKPOINTS_DIR", folder)
+    at = open_page("attention_lab", "en")
+    assert not at.exception
+    q, _ = chart(at, "fig_real_q")
+    assert arr(q.data[0].z).shape[1] == cfg.d_k
+    at.radio(key="lab_real_kind").set_value("cross").run()
+    assert not at.exception
+    weights, _ = chart(at, "fig_real_weights")
+    assert np.allclose(arr(weights.data[0].z).sum(axis=1), 1.0, atol=1e-6)
+    assert float(at.metric[-1].value) < 1e-5          # attention_steps == the model's own weights
+
+
+def test_masks_with_the_model_tokenizer(tiny_checkpoints, monkeypatch):
+    from pages.ui import model_state
+
+    monkeypatch.setattr(model_state, "CHECKPOINTS_DIR", tiny_checkpoints[0])
+    at = open_page("masks", "en")
+    at.radio(key="masks_splitter").set_value("model").run()
+    assert not at.exception
+    pad, _ = chart(at, "fig_padding_mask")
+    z = arr(pad.data[0].z)
+    assert z.shape[0] == 3 and (z[:, 0] == 1).all() and (z == 0).any()

@@ -1,7 +1,7 @@
 import torch
 
 from transformer_core.masks import make_trg_mask
-from transformer_core.toy import batch_qkv, causal_leak, mask_for, whitespace_batch
+from transformer_core.toy import batch_qkv, causal_leak, mask_for, pad_batch, whitespace_batch
 
 
 def test_whitespace_batch_pads_with_zero():
@@ -23,3 +23,8 @@ def test_batch_qkv_shapes():
     _, tokens, _ = whitespace_batch(["a b", "c"])
     q, k, v = batch_qkv(tokens, d_k=4)
     assert q.shape == (2, 1, 4, 4)
+
+
+def test_pad_batch():
+    ids = pad_batch([[5, 6, 7], [8]], pad_id=0)
+    assert ids.tolist() == [[5, 6, 7], [8, 0, 0]]

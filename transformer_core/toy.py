@@ -43,8 +43,17 @@ def whitespace_batch(lines: Sequence[str], add_bos_eos: bool = True, max_tokens:
         raise ValueError("no tokens")
     width = max(len(r) for r in rows)
     tokens = [r + [PAD] * (width - len(r)) for r in rows]
-    ids = torch.tensor([[vocab[tok] for tok in r] for r in tokens], dtype=torch.long)
-    return ids, tokens, vocab
+    return pad_batch([[vocab[tok] for tok in r] for r in rows], PAD_ID), tokens, vocab
+
+
+def pad_batch(rows: Sequence[Sequence[int]], pad_id: int = PAD_ID) -> torch.Tensor:
+    """Id sequences of different lengths -> (B, S) long, filled up with pad_id."""
+    if not rows or not any(rows):
+        raise ValueError("no tokens")
+    ids = torch.full((len(rows), max(len(r) for r in rows)), pad_id, dtype=torch.long)
+    for b, row in enumerate(rows):
+        ids[b, :len(row)] = torch.tensor(list(row), dtype=torch.long)
+    return ids
 
 
 def token_vector(token: str, dim: int, seed: int = 0) -> torch.Tensor:
