@@ -214,7 +214,9 @@ def why_scale_section() -> None:
         [{"x": curve["factor"], "y": curve["jac_max"], "name": t("lab.sat.jac_max_short")},
          {"x": curve["factor"], "y": curve["max_prob"], "name": t("lab.sat.max_prob"), "dash": "dash"}],
         title=t("lab.sat.curve_title"), x_title=t("lab.sat.factor_axis"), y_title="", log_x=True, log_y=True)
-    fig.add_vline(x=factor, line_dash="dot", line_color="#6b7280", annotation_text=f"c = {factor}")
+    low = min(min(v for v in curve["jac_max"] if v > 0), min(curve["max_prob"]))
+    fig.add_scatter(x=[factor, factor], y=[low, 1.0], mode="lines", name=f"c = {factor}",
+                    line=dict(dash="dot", color="#6b7280"))          # (a vline misplaces on log axes)
     show_figure(fig, "saturation_curve", pd.DataFrame(curve).drop(columns=["probs"]))
     st.caption(t("lab.sat.caption"))
 

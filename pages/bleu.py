@@ -84,9 +84,11 @@ def main() -> None:
         st.button(t("bleu.example.short"), on_click=set_pair, args=(t("bleu.short_hyp"), ref_default),
                   key="bleu_ex_short")
     c1, c2 = st.columns(2)
-    hyp = c1.text_area(t("bleu.hyp"), hyp_default, max_chars=MAX_CHARS, height=100, key=f"bleu_hyp_{current_lang()}",
-                       help=t("bleu.hyp_help"))
-    refs_text = c2.text_area(t("bleu.refs"), ref_default, max_chars=MAX_CHARS, height=100, key=f"bleu_refs_{current_lang()}",
+    lang = current_lang()
+    st.session_state.setdefault(f"bleu_hyp_{lang}", hyp_default)      # the buttons above may set them too
+    st.session_state.setdefault(f"bleu_refs_{lang}", ref_default)
+    hyp = c1.text_area(t("bleu.hyp"), max_chars=MAX_CHARS, height=100, key=f"bleu_hyp_{lang}", help=t("bleu.hyp_help"))
+    refs_text = c2.text_area(t("bleu.refs"), max_chars=MAX_CHARS, height=100, key=f"bleu_refs_{lang}",
                              help=t("bleu.refs_help"))
     o1, o2, o3 = st.columns(3)
     tok = o1.selectbox(t("bleu.tokenizer"), TOKENIZERS, key="bleu_tok", help=t("bleu.tokenizer_help"),
@@ -137,8 +139,8 @@ def main() -> None:
                              text_fmt=".1f", y_range=(0, 112))
     show_figure(fig, "precisions", pd.DataFrame({"matched": b.counts, "total": b.totals, "raw_precision": b.raw_precisions,
                                                  "used_precision": b.precisions}, index=range(1, MAX_ORDER + 1)))
-    if smooth != "none":
-        st.caption(t(f"bleu.smooth.{smooth}.explain"))
+    if smooth != "none" and any(c == 0 < n for c, n in zip(b.counts, b.totals)):
+        st.caption(t(f"bleu.smooth.{smooth}.explain"))          # only when an order had no match
 
     st.subheader(t("bleu.clip.title"))
     st.markdown(t("bleu.clip.explain"))

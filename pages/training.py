@@ -155,7 +155,7 @@ def smoothing_section() -> None:
     V = len(vocab)
     c1, c2, c3 = st.columns(3)
     eps = c1.slider(t("training.ls.eps"), 0.0, 0.5, 0.1, step=0.01, key="train_eps")
-    target = c2.selectbox(t("training.ls.target"), range(V), index=1, format_func=lambda i: vocab[i],
+    target = c2.selectbox(t("training.ls.target"), range(V), index=min(2, V - 1), format_func=lambda i: vocab[i],
                           key="train_target")
     conf = c3.slider(t("training.ls.confidence"), 0.05, 0.99, 0.7, step=0.01, key="train_conf",
                      help=t("training.ls.confidence_help"))

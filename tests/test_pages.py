@@ -71,6 +71,17 @@ def test_every_page_runs(page, lang):
         assert at.title[0].value == load(lang)[f"{key}.title"]
 
 
+def test_url_paths_differ_from_file_names():
+    """Streamlit's automatic pages/ mode would run a page named like its file without app.py."""
+    import ast
+
+    tree = ast.parse((ROOT / "app.py").read_text(encoding="utf-8"))
+    pages = next(ast.literal_eval(n.value) for n in ast.walk(tree)
+                 if isinstance(n, ast.Assign) and getattr(n.targets[0], "id", "") == "PAGES")
+    assert [Path(p).stem for p, _, _ in pages] == PAGES
+    assert all(Path(p).stem != url for p, url, _ in pages)
+
+
 def test_unknown_language_falls_back_to_korean():
     at = open_page("bleu", "xx")
     assert not at.exception and at.title[0].value == load("ko")["bleu.title"]
@@ -86,7 +97,7 @@ def test_png_export_is_named_after_page_figure_and_language():
     at = open_page("positional", "en")
     _, config = chart(at, "fig_pe_heatmap")
     assert config["toImageButtonOptions"] == {"format": "png", "scale": 2,
-                                              "filename": "attention-atlas_positional_pe_heatmap_en"}
+                                              "filename": "attention-atlas_positional-encoding_pe_heatmap_en"}
     assert config["displaylogo"] is False
 
 
@@ -248,6 +259,10 @@ def test_bleu_page_matches_sacrebleu_and_handles_bad_input():
     assert at.metric[0].value == f"{sacrebleu.sentence_bleu(hyp, [ref]).score:.2f}"
     fig, _ = chart(at, "fig_precisions")
     assert math.isclose(fig.data[0].y[0], 25.0)
+    at.button(key="bleu_ex_default").click().run()
+    assert at.text_area(key="bleu_hyp_en").value == load("en")["bleu.default_hyp"]
+    at.button(key="bleu_ex_clip").click().run()
+    assert at.text_area(key="bleu_hyp_en").value == "the the the the" and not at.exception
     at.text_area(key="bleu_hyp_en").set_value("").run()
     assert not at.exception and any(i.value == load("en")["bleu.err.no_hyp"] for i in at.info)
     at.text_area(key="bleu_hyp_en").set_value("x " * 1000)

@@ -16,7 +16,6 @@ from pathlib import Path
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from . import ensure_app_navigation
 
 LANGS = ("ko", "en")
 DEFAULT_LANG = "ko"
@@ -62,7 +61,6 @@ def current_lang() -> str:
     global _last_lang
     if get_script_run_ctx(suppress_warning=True) is None:
         return _last_lang
-    ensure_app_navigation()
     chosen = st.session_state.get(LANG_KEY)
     _last_lang = chosen if chosen in LANGS else normalize_lang(st.query_params.get(LANG_KEY))
     return _last_lang
