@@ -26,7 +26,7 @@ from pages.ui import model_state
 from pages.ui.i18n import t
 from pages.ui.widgets import escape_md, page_header
 from transformer_core.checkpoint import CARD, Checkpoint, CheckpointError
-from transformer_core.hub import cache_dir_env, load_from_hub, offline_env
+from transformer_core.hub import cache_dir_env, from_pretrained, offline_env
 from transformer_core.upload import (MB, UploadError, UploadLimits, checkpoint_error_kind, load_upload, mb,
                                      sweep_stale)
 
@@ -281,7 +281,7 @@ def hub_tab() -> None:
             return
 
         def load():
-            ckpt = load_from_hub(repo_id, rev, cache_dir_env(), local_files_only=offline or forced, limits=limits())
+            ckpt = from_pretrained(repo_id, rev, cache_dir_env(), local_files_only=offline or forced, limits=limits())
             return ckpt, {"kind": "hub", "repo": repo_id + (f"@{rev}" if rev else "")}
 
         with st.spinner(t("models.hub.loading", repo=escape_md(repo_id))):

@@ -11,8 +11,9 @@ import torch
 from safetensors.torch import load_file, save_file
 
 from transformer_core.checkpoint import (CARD, CONFIG, EXAMPLES, LOG, TOKENIZER, WEIGHTS, CheckpointError,
-                                         from_pretrained, load_checkpoint, push_to_hub, save_checkpoint,
-                                         save_pretrained)
+                                         load_checkpoint, save_checkpoint)
+from transformer_core.hub import from_pretrained, push_to_hub, save_pretrained
+from transformer_core.upload import UploadError
 from transformer_core.config import ModelConfig
 from transformer_core.model import Transformer
 from transformer_core.tokenizer import Tokenizer
@@ -345,7 +346,8 @@ def test_from_pretrained_invalid_repo_id(tmp_path):
 def test_from_pretrained_broken_cached_checkpoint(saved, tmp_path):
     cache = _hf_cache(tmp_path, saved[0])
     (cache / "models--user--repo" / "snapshots" / COMMIT / WEIGHTS).write_bytes(b"junk")
-    with pytest.raises(CheckpointError, match=f"^{WEIGHTS} is not a valid safetensors file"):
+    # a Hub repo is checked like an upload: 4 bytes cannot hold the weights the config describes
+    with pytest.raises(UploadError, match=f"but {WEIGHTS} holds only 4 bytes: the weights cannot match the config"):
         from_pretrained("user/repo", cache_dir=cache, local_files_only=True)
 
 

@@ -22,7 +22,7 @@ from safetensors.torch import load_file, save_file
 
 from transformer_core import hub
 from transformer_core.checkpoint import (CARD, CONFIG, EXAMPLES, FILES, LOG, TOKENIZER, WEIGHTS, CheckpointError,
-                                         from_pretrained, load_checkpoint)
+                                         load_checkpoint)
 from transformer_core.upload import (CHUNK, MB, UploadError, UploadLimits, check_folder, checkpoint_error_kind,
                                      copy_capped, load_upload, sniff_weights, stage_upload, sweep_stale)
 
@@ -517,20 +517,20 @@ def hf_cache(root, folder, repo="user/repo"):
     return cache
 
 
-def test_from_pretrained_and_load_from_hub_offline(folder, tmp_path, monkeypatch):
+def test_from_pretrained_offline(folder, tmp_path, monkeypatch):
     cache = hf_cache(tmp_path, folder)
     want = load_checkpoint(folder)
-    for ckpt in (from_pretrained("user/repo", cache_dir=cache, local_files_only=True),
-                 hub.load_from_hub("user/repo", cache_dir=cache),                # HF_HUB_OFFLINE=1: cache only
-                 hub.load_from_hub("user/repo", revision=COMMIT, cache_dir=cache, local_files_only=True)):
+    for ckpt in (hub.from_pretrained("user/repo", cache_dir=cache, local_files_only=True),
+                 hub.from_pretrained("user/repo", cache_dir=cache),                # HF_HUB_OFFLINE=1: cache only
+                 hub.from_pretrained("user/repo", revision=COMMIT, cache_dir=cache, local_files_only=True)):
         assert ckpt.path.name == COMMIT and ckpt.card == CARD_TEXT and ckpt.config == want.config
     monkeypatch.setenv("HF_HUB_CACHE", str(cache))
     assert hub.cache_dir_env() == str(cache)
     with pytest.raises(CheckpointError) as info:
-        hub.load_from_hub("user/missing", cache_dir=cache)
+        hub.from_pretrained("user/missing", cache_dir=cache)
     assert str(info.value) == "'user/missing' is not in the local Hugging Face cache and the Hub cannot be reached"
     with pytest.raises(CheckpointError, match="is not a valid Hugging Face repo id"):
-        hub.load_from_hub("not//a repo", cache_dir=cache)
+        hub.from_pretrained("not//a repo", cache_dir=cache)
 
 
 def test_hub_snapshot_gets_the_upload_checks(folder, tmp_path):
@@ -539,7 +539,7 @@ def test_hub_snapshot_gets_the_upload_checks(folder, tmp_path):
     (folder / WEIGHTS).write_bytes(buf.getvalue())
     cache = hf_cache(tmp_path, folder)
     with pytest.raises(UploadError) as info:
-        hub.load_from_hub("user/repo", cache_dir=cache)
+        hub.from_pretrained("user/repo", cache_dir=cache)
     assert info.value.code == "pickle_weights"
     assert not (tmp_path / "pwned").exists()
 

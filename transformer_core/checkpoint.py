@@ -1,7 +1,7 @@
 """The checkpoint folder: config.json, model.safetensors, spm.model, train_log.jsonl, MODEL_CARD.md.
 
 Loading validates everything and raises CheckpointError with a clear message on each fault.
-The same folder works with the Hugging Face Hub (save_pretrained / from_pretrained / push_to_hub).
+The same folder works with the Hugging Face Hub: see hub.py (save_pretrained / from_pretrained / push_to_hub).
 Weights are only ever read with safetensors: nothing is unpickled.
 """
 from __future__ import annotations
@@ -135,48 +135,3 @@ def _read_examples(path: Path) -> list[dict]:
     if not isinstance(data, list) or not all(isinstance(e, dict) and isinstance(e.get("src"), str) for e in data):
         raise CheckpointError(f"{EXAMPLES} must be a list of {{\"src\": …, \"ref\": …}} objects")
     return data
-
-
-# --- Hugging Face Hub -------------------------------------------------------------------------
-
-def save_pretrained(checkpoint: Checkpoint, folder: str | Path) -> Path:
-    """Copy a loaded checkpoint's files into folder, ready for push_to_hub or from_pretrained."""
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
-    for name in FILES:
-        if (checkpoint.path / name).is_file() and (checkpoint.path / name).resolve() != (folder / name).resolve():
-            shutil.copyfile(checkpoint.path / name, folder / name)
-    return folder
-
-
-def from_pretrained(repo_id: str, revision: str | None = None, cache_dir: str | Path | None = None,
-                    local_files_only: bool = False) -> Checkpoint:
-    """Load "user/repo" from the Hub, or from its local cache (local_files_only or HF_HUB_OFFLINE=1)."""
-    from huggingface_hub import snapshot_download
-    from huggingface_hub.errors import HfHubHTTPError, LocalEntryNotFoundError, RepositoryNotFoundError
-    from huggingface_hub.utils import HFValidationError
-
-    try:
-        folder = snapshot_download(repo_id, revision=revision, cache_dir=cache_dir,
-                                   allow_patterns=list(FILES), local_files_only=local_files_only)
-    except HFValidationError as err:
-        raise CheckpointError(f"'{repo_id}' is not a valid Hugging Face repo id: {err}") from None
-    except RepositoryNotFoundError:
-        raise CheckpointError(f"Hugging Face repo '{repo_id}' was not found") from None
-    except LocalEntryNotFoundError:
-        raise CheckpointError(f"'{repo_id}' is not in the local Hugging Face cache and the Hub "
-                              "cannot be reached") from None
-    except (HfHubHTTPError, OSError) as err:
-        raise CheckpointError(f"could not download '{repo_id}': {err}") from None
-    return load_checkpoint(folder)
-
-
-def push_to_hub(folder: str | Path, repo_id: str, token: str | None = None, private: bool = False) -> str:
-    """Upload a checkpoint folder (validated first) to the Hub; returns the repo URL."""
-    from huggingface_hub import HfApi
-
-    load_checkpoint(folder)
-    api = HfApi(token=token)
-    url = api.create_repo(repo_id, private=private, exist_ok=True)
-    api.upload_folder(folder_path=str(folder), repo_id=repo_id, allow_patterns=list(FILES))
-    return str(url)

@@ -8,17 +8,18 @@ push validates the folder (load_checkpoint) and uploads only the checkpoint's fi
 or HF_HUB_OFFLINE=1, only reads it), validates, and with --to copies the files into a folder, e.g. under
 checkpoints/ so the app bundles it.
 
-A repo from the Hub is as untrusted as an upload: load_from_hub checks the file sizes before downloading
+A repo from the Hub is as untrusted as an upload: from_pretrained checks the file sizes before downloading
 (when online) and runs upload.check_folder before load_checkpoint.
 """
 from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import sys
 from pathlib import Path
 
-from .checkpoint import FILES, Checkpoint, CheckpointError, load_checkpoint, push_to_hub, save_pretrained
+from .checkpoint import FILES, Checkpoint, CheckpointError, load_checkpoint
 from .upload import UploadError, UploadLimits, load_checked, mb
 
 _TRUE = ("1", "true", "yes", "on")
@@ -99,13 +100,34 @@ def snapshot(repo_id: str, revision: str | None = None, cache_dir: str | Path | 
     return Path(folder)
 
 
-def load_from_hub(repo_id: str, revision: str | None = None, cache_dir: str | Path | None = None,
-                  local_files_only: bool = False, limits: UploadLimits | None = None) -> Checkpoint:
-    """Like checkpoint.from_pretrained, with the size caps and pre-checks of an upload.
-    Raises CheckpointError or UploadError."""
+def from_pretrained(repo_id: str, revision: str | None = None, cache_dir: str | Path | None = None,
+                    local_files_only: bool = False, limits: UploadLimits | None = None) -> Checkpoint:
+    """Load "user/repo" from the Hub, or from its local cache (local_files_only or HF_HUB_OFFLINE=1),
+    with the size caps and pre-checks of an upload.  Raises CheckpointError or UploadError."""
     limits = limits or UploadLimits.from_env()
     folder = snapshot(repo_id, revision, cache_dir, local_files_only, limits)
     return load_checked(folder, limits)
+
+
+def save_pretrained(checkpoint: Checkpoint, folder: str | Path) -> Path:
+    """Copy a loaded checkpoint's files into folder, ready for push_to_hub or from_pretrained."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in FILES:
+        if (checkpoint.path / name).is_file() and (checkpoint.path / name).resolve() != (folder / name).resolve():
+            shutil.copyfile(checkpoint.path / name, folder / name)
+    return folder
+
+
+def push_to_hub(folder: str | Path, repo_id: str, token: str | None = None, private: bool = False) -> str:
+    """Upload a checkpoint folder (validated first) to the Hub; returns the repo URL."""
+    from huggingface_hub import HfApi
+
+    load_checkpoint(folder)
+    api = HfApi(token=token)
+    url = api.create_repo(repo_id, private=private, exist_ok=True)
+    api.upload_folder(folder_path=str(folder), repo_id=repo_id, allow_patterns=list(FILES))
+    return str(url)
 
 
 # --- CLI ------------------------------------------------------------------------------------------
@@ -127,7 +149,7 @@ def _push(args) -> int:
 
 def _pull(args) -> int:
     cache_dir = args.cache_dir or cache_dir_env()
-    ckpt = load_from_hub(args.repo_id, args.revision, cache_dir, local_files_only=args.offline)
+    ckpt = from_pretrained(args.repo_id, args.revision, cache_dir, local_files_only=args.offline)
     print(f"{args.repo_id}: d_model={ckpt.config.d_model}, h={ckpt.config.n_heads}, "
           f"N={ckpt.config.n_encoder_layers}/{ckpt.config.n_decoder_layers}, "
           f"{sum(p.numel() for p in ckpt.model.parameters()):,} parameters, in {ckpt.path}")
