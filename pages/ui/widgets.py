@@ -47,11 +47,11 @@ def show_figure(fig: go.Figure, name: str, data: Data | None = None, *, key: str
 
 def download_buttons(data: Data, name: str, *, key: str) -> None:
     base = safe_filename(current_page(), name, current_lang())
-    with st.container(horizontal=True, gap="small"):
-        st.download_button(t("common.download_csv"), to_csv(data), file_name=f"{base}.csv",
+    with st.container(horizontal=True, gap="small"):          # the files are built only when clicked
+        st.download_button(t("common.download_csv"), lambda: to_csv(data), file_name=f"{base}.csv",
                            mime="text/csv", key=f"{key}_csv", on_click="ignore", icon=":material/download:",
                            type="tertiary")
-        st.download_button(t("common.download_json"), to_json(data), file_name=f"{base}.json",
+        st.download_button(t("common.download_json"), lambda: to_json(data), file_name=f"{base}.json",
                            mime="application/json", key=f"{key}_json", on_click="ignore",
                            icon=":material/download:", type="tertiary")
 
