@@ -81,6 +81,8 @@ Reproduce: `python -m transformer_core.evaluate --checkpoint <this folder> --spl
 (after building the data as above).
 
 ## Limitations
+Domain: {m.get("source", {}).get("domain", "see the data source above")}
+
 A small model trained briefly on a small corpus: expect short, simple sentences to work and
 long or unusual ones to fail. It is a teaching instrument, not a translation service.
 """

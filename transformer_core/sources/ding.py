@@ -28,6 +28,8 @@ DICT_FILE = "usr/share/trans/de-en"
 LICENCE = "GPL-2+"
 DESCRIPTION = "Ding German-English dictionary (Frank Richter, TU Chemnitz), example sentences and phrases"
 URL = "https://dict.tu-chemnitz.de/"
+DOMAIN = ("a dictionary's example sentences: short, everyday and often idiomatic English with German "
+          "renderings (\"Where are you bound for?\" / \"Wohin sind Sie unterwegs?\").")
 
 COUNTS = ("raw_lines", "comment_or_blank_lines", "malformed_lines", "entries", "sub_entries",
           "sub_entries_empty_after_cleaning", "sentences", "sentences_train_only", "phrases")
@@ -56,7 +58,7 @@ def load(args) -> Corpus:
     else:
         path, meta = fetch(args.cache, args.deb)
     pairs, counts, header = read(path)
-    meta = {"name": "ding", "description": DESCRIPTION, "licence": LICENCE, "url": URL, **meta,
+    meta = {"name": "ding", "description": DESCRIPTION, "domain": DOMAIN, "licence": LICENCE, "url": URL, **meta,
             "dict_file": DICT_FILE if not args.dict else str(path), "dict_sha256": sha256(path),
             "dict_header": header}
     return Corpus("en", "de", pairs, meta, counts)

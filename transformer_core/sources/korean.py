@@ -31,6 +31,8 @@ from pathlib import Path
 from . import Corpus, DataError, Pair, gnome, libreoffice, sha256
 
 DESCRIPTION = "LibreOffice help and UI, GNOME user docs: English and Korean, from Debian packages"
+DOMAIN = ("software documentation: LibreOffice help pages and menus, GNOME desktop help. The model "
+          "speaks manual language (\"Select the cell and press Enter.\"), not everyday Korean.")
 
 # source -> (the folders it reads, as (Debian package, path inside it), extractor)
 SOURCES = {
@@ -184,7 +186,7 @@ def load(args) -> Corpus:
     licences = {}
     for package in packages.values():
         licences.setdefault(package["licence"], []).append(package["package"])
-    meta = {"name": "ko-docs", "description": DESCRIPTION,
+    meta = {"name": "ko-docs", "description": DESCRIPTION, "domain": DOMAIN,
             "licence": "; ".join(f"{lic} ({', '.join(names)})" for lic, names in licences.items()),
             "packages": list(packages.values()), "counts_by_source": by_source}
     return Corpus("en", "ko", pairs, meta, counts)
