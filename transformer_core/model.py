@@ -154,10 +154,12 @@ class Transformer(nn.Module):
         and head's attention weights (and, with full=True, scores, Q/K/V, masks, Add & Norm states)."""
         probe = Probe(record=True, full=full, heads_off=heads_off)
         was_training = self.training
-        self.eval()
+        if was_training:                    # (eval() and train() each walk every submodule)
+            self.eval()
         with torch.no_grad():
             logits = self(src, tgt_in, probe)
-        self.train(was_training)
+        if was_training:
+            self.train()
         return logits, probe
 
     def num_parameters(self) -> int:
