@@ -45,6 +45,23 @@ def time_calls(fn, repeats: int, warmup: int) -> tuple[list[float], list[float]]
     return wall, cpu
 
 
+def time_interleaved(fns: dict, repeats: int, warmup: int) -> dict[str, tuple[list[float], list[float]]]:
+    """time_calls for several functions at once, alternating A B, B A, … so that a change of load on a
+    shared machine falls on all of them alike.  -> {name: (wall seconds, CPU seconds)}"""
+    for _ in range(warmup):
+        for fn in fns.values():
+            fn()
+    out = {name: ([], []) for name in fns}
+    order = list(fns)
+    for i in range(repeats):
+        for name in order if i % 2 == 0 else order[::-1]:
+            start, start_cpu = time.perf_counter(), time.process_time()
+            fns[name]()
+            out[name][0].append(time.perf_counter() - start)
+            out[name][1].append(time.process_time() - start_cpu)
+    return out
+
+
 def environment() -> dict:
     import torch
 
