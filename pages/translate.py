@@ -73,21 +73,25 @@ def lesson() -> None:
 
 
 @st.fragment
-def attention_view(res: dict) -> None:
+def attention_view(res: dict, tgt_lang: str, n_layers: int, n_heads: int) -> None:
+    """The attention types and the alignment as tabs; only the open tab is computed and drawn."""
     st.subheader(t("translate.attn.title"))
     lesson()
     level = st.segmented_control(t("translate.level"), LEVELS, key="tr_level", required=True, default="token",
                                  format_func={v: t(f"translate.level.{v}") for v in LEVELS}.get,
                                  help=t("translate.level_help"))
-    tabs = st.tabs([kind_label(k) for k in KINDS], key="tr_kind", on_change="rerun")
-    for kind, tab in zip(KINDS, tabs):
+    tabs = st.tabs([kind_label(k) for k in KINDS] + [t("translate.align.tab")], key="tr_kind", on_change="rerun")
+    for view, tab in zip((*KINDS, "align"), tabs):
         if tab.open is False:
             continue
         with tab:
-            kind_view(res, kind, level or "token")
+            if view == "align":
+                alignment_view(res, tgt_lang, n_layers, n_heads)
+            else:
+                kind_view(res, view, level or "token", tgt_lang)
 
 
-def kind_view(res: dict, kind: str, level: str) -> None:
+def kind_view(res: dict, kind: str, level: str, tgt_lang: str) -> None:
     w, q, k = weights_at(res, kind, level)
     L, H = w.shape[:2]
     st.caption(t(f"translate.kind.{kind}.explain", S=len(res["src_pieces"]), T=len(res["tgt_pieces"]),
@@ -117,13 +121,13 @@ def kind_view(res: dict, kind: str, level: str) -> None:
         lazy_downloads(lambda: matrix_frame(one, q, k), f"{kind}_L{layer + 1}_H{head + 1}", key=f"tr_focus_dl_{kind}")
     if kind == "cross":
         st.caption(t("translate.kind.cross.rows"))
+        if tgt_lang == "ko":
+            st.info(t("translate.sov_note"), icon=":material/swap_horiz:")
 
 
 # ---------------------------------------------------------------- alignment
 
-@st.fragment
 def alignment_view(res: dict, tgt_lang: str, n_layers: int, n_heads: int) -> None:
-    st.subheader(t("translate.align.title"))
     st.markdown(t("translate.align.explain"))
     if tgt_lang == "ko":
         st.info(t("translate.sov_note"), icon=":material/swap_horiz:")
@@ -212,9 +216,7 @@ def main() -> None:
             st.markdown("### " + escape_md(res["text"]))
         else:
             st.markdown(t("translate.empty_output"))
-    attention_view(res)
-    st.divider()
-    alignment_view(res, ckpt.config.tgt_lang, ckpt.config.n_decoder_layers, ckpt.config.n_heads)
+    attention_view(res, ckpt.config.tgt_lang, ckpt.config.n_decoder_layers, ckpt.config.n_heads)
     st.divider()
     heads_off_view(model_key, ckpt, text, beam, res)
 

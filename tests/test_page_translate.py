@@ -17,9 +17,10 @@ pytestmark = pytest.mark.usefixtures("one_thread")
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 KINDS = explain.ATTENTION_KINDS
-TAB = {"ko": {"enc_self": "인코더 셀프 어텐션", "dec_self": "마스크드 디코더 셀프 어텐션", "cross": "인코더-디코더 어텐션"},
+TAB = {"ko": {"enc_self": "인코더 셀프 어텐션", "dec_self": "마스크드 디코더 셀프 어텐션", "cross": "인코더-디코더 어텐션",
+              "align": "정렬: 원문 ↔ 번역 단어"},
        "en": {"enc_self": "Encoder self-attention", "dec_self": "Masked decoder self-attention",
-              "cross": "Encoder-decoder attention"}}
+              "cross": "Encoder-decoder attention", "align": "Alignment: source ↔ translation words"}}
 
 
 @pytest.fixture(scope="module")
@@ -71,7 +72,7 @@ def test_home_page_translates_the_first_example_and_draws_every_head(app_checkpo
     tr, probe = reference(ckpt, text)
     assert translation_text(at) == tr.text.replace("\\", "")
     grid = spec(at, "tr_grid_enc_self")          # only the open tab (encoder self-attention) is drawn
-    assert not any(c.key == "tr_grid_cross" for c in at.get("plotly_chart"))
+    assert not any(c.key in ("tr_grid_cross", "tr_align_fig") for c in at.get("plotly_chart"))
     H = ckpt.config.n_heads
     for layer in range(ckpt.config.n_encoder_layers):
         for head in range(H):
@@ -171,7 +172,8 @@ def test_switching_heads_off_retranslates(app_checkpoints, ckpt, lang):
 def test_alignment_and_korean_word_order_note(app_checkpoints, lang):
     from transformer_core.translate import translate as tr_
 
-    at = app(lang, active_model="bundled:toy-ko", tr_align_head=0, tr_align_layer=0, tr_align_threshold=0.0)
+    at = app(lang, active_model="bundled:toy-ko", tr_kind=TAB[lang]["align"], tr_align_head=0, tr_align_layer=0,
+             tr_align_threshold=0.0)
     assert not at.exception
     note = "SOV"
     assert any(note in i.value for i in at.info)
@@ -189,8 +191,15 @@ def test_alignment_and_korean_word_order_note(app_checkpoints, lang):
 
 
 def test_no_sov_note_for_german(app_checkpoints):
-    at = app("en")
+    at = app("en", tr_kind=TAB["en"]["align"])
+    assert not at.exception and spec(at, "tr_align_fig")
     assert not any("SOV" in i.value for i in at.info)
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_sov_note_in_the_cross_attention_tab(app_checkpoints, lang):
+    at = app(lang, active_model="bundled:toy-ko", tr_kind=TAB[lang]["cross"])
+    assert not at.exception and any("SOV" in i.value for i in at.info)
 
 
 # ---------------------------------------------------------------- builders, on the data they draw
@@ -252,3 +261,16 @@ def test_alignment_figure_draws_each_weight_above_threshold():
     assert sum(len(d.x) // 3 for d in lines) == 5
     widest = max(lines, key=lambda d: d.line.width)
     assert 1.0 in widest.x and widest.opacity > 0.8             # the 0.9 line is the boldest
+
+
+@pytest.mark.parametrize("L,H,T", [(3, 4, 22), (6, 8, 5), (2, 2, 1), (1, 1, 30)])
+def test_attention_grid_domains_and_thumbnails(L, H, T):
+    w = np.full((L, H, T, T), 1.0 / T)
+    labels = [f"t{i}" for i in range(T)]
+    titles = [[f"{l}.{h}" for h in range(H)] for l in range(L)]
+    fig = figures.attention_grid(w, labels, labels, panel_titles=titles, x_title="key", y_title="query")
+    go.Figure(fig.to_dict())                                   # every domain inside [0, 1]
+    thumbs = T > 12
+    assert any(fig.layout[f"xaxis{'' if n == 1 else n}"].showticklabels for n in range(1, L * H + 1)) != thumbs
+    texts = [a.text for a in fig.layout.annotations]
+    assert ("key" in texts and "query" in texts) == thumbs      # one title each for a grid of thumbnails

@@ -358,6 +358,11 @@ def _rounded(arr: np.ndarray, decimals: int | None) -> list:
     return (arr if decimals is None else np.round(arr, decimals)).tolist()
 
 
+def _unit(v: float) -> float:
+    """A domain bound in [0, 1] (float sums drift just outside it)."""
+    return min(1.0, max(0.0, round(float(v), 9)))
+
+
 def _axis_suffix(i: int) -> str:
     return "" if i == 1 else str(i)
 
@@ -369,43 +374,48 @@ def _hover(arrow_fmt: str = ".3f") -> str:
 def attention_grid(weights, q_labels: Sequence[str], k_labels: Sequence[str], *,
                    panel_titles: Sequence[Sequence[str]], x_title: str = "", y_title: str = "",
                    colorbar_title: str = "", selected: tuple[int, int] | None = None,
-                   decimals: int | None = 4, title: str = "") -> go.Figure:
+                   decimals: int | None = 4, title: str = "", tick_limit: int = 12) -> go.Figure:
     """Every layer × head of one attention type in one figure: weights (L, h, Tq, Tk), rows = layers,
     columns = heads, one shared 0..1 colour scale.  Trace n = layer * h + head holds z = weights[l, head]
-    (rounded to `decimals`).  panel_titles[l][head] labels each panel; `selected` gets a frame."""
+    (rounded to `decimals`).  panel_titles[l][head] labels each panel; `selected` gets a frame.
+
+    Longer sentences (more than tick_limit tokens) get thumbnails without tick labels: the labels
+    are what makes a grid slow to draw (≈ 3× here), and hovering still names query and key."""
     arr = as_array(weights)
     L, H, Tq, Tk = arr.shape
     x, y = tick_labels(k_labels), tick_labels(q_labels)
-    hgap, vgap = (0.025 if H > 1 else 0.0), (0.30 / L if L > 1 else 0.0)
-    panel_h = int(min(300, max(150, 16 * Tq), max(150, 1100 // L)))
+    ticks = max(Tq, Tk) <= tick_limit
+    hgap, vgap = (0.025 if H > 1 else 0.0), ((0.30 if ticks else 0.12) / L if L > 1 else 0.0)
+    panel_h = int(min(300, max(150, 16 * Tq), max(150, 1100 // L))) if ticks else int(min(220, max(120, 9 * Tq)))
     data, layout = [], {
         "coloraxis": {"colorscale": ATTN_COLORSCALE, "cmin": 0.0, "cmax": 1.0,
                       "colorbar": {"title": {"text": escape(colorbar_title)}, "thickness": 14, "len": 0.6}},
-        "font": {"size": FONT_SIZE - 2}, "height": 70 + L * panel_h + (90 if Tk > 6 else 40),
-        "margin": {"l": 10, "r": 10, "t": 60 if title else 34, "b": 10}, "annotations": [], "shapes": [],
-        "showlegend": False}
+        "font": {"size": FONT_SIZE - 2}, "height": 70 + L * panel_h + ((90 if Tk > 6 else 40) if ticks else 30),
+        "margin": {"l": 10 if ticks else 34, "r": 10, "t": 60 if title else 34, "b": 10 if ticks else 34},
+        "annotations": [], "shapes": [], "showlegend": False}
     if title:
         layout["title"] = {"text": escape(title), "font": {"size": FONT_SIZE + 1}}
     width, height = (1 - hgap * (H - 1)) / H, (1 - vgap * (L - 1)) / L
-    show_every_y = max(1, Tq // 14)
     for layer in range(L):
         for head in range(H):
             n = layer * H + head + 1
             s = _axis_suffix(n)
             x0 = head * (width + hgap)
             y1 = 1 - layer * (height + vgap)
-            dom_x, dom_y = [x0, x0 + width], [y1 - height, y1]
+            dom_x = [_unit(x0), _unit(x0 + width)]
+            dom_y = [_unit(y1 - height), _unit(y1)]
             data.append({"type": "heatmap", "z": _rounded(arr[layer, head], decimals), "x": x, "y": y,
                          "coloraxis": "coloraxis", "xaxis": "x" + s, "yaxis": "y" + s,
                          "hovertemplate": _hover(), "xgap": 1 if Tk <= 30 else 0, "ygap": 1 if Tq <= 30 else 0})
-            layout["xaxis" + s] = {"domain": dom_x, "anchor": "y" + s, "showticklabels": layer == L - 1,
-                                   "tickangle": -60 if Tk > 6 else 0, "type": "category",
-                                   "tickfont": {"size": 10 if Tk > 12 else 12}, "showgrid": False,
-                                   **({"title": {"text": escape(x_title)}} if layer == L - 1 and x_title else {})}
+            layout["xaxis" + s] = {"domain": dom_x, "anchor": "y" + s, "showticklabels": ticks and layer == L - 1,
+                                   "tickangle": -60 if Tk > 6 else 0, "type": "category", "ticks": "",
+                                   "tickfont": {"size": 12}, "showgrid": False,
+                                   **({"title": {"text": escape(x_title)}} if ticks and layer == L - 1 and x_title else {})}
             layout["yaxis" + s] = {"domain": dom_y, "anchor": "x" + s, "autorange": "reversed", "type": "category",
-                                   "showticklabels": head == 0, "tickfont": {"size": 10 if Tq > 12 else 12},
-                                   "showgrid": False, "dtick": show_every_y,
-                                   **({"title": {"text": escape(y_title)}} if head == 0 and layer == L // 2 and y_title else {})}
+                                   "showticklabels": ticks and head == 0, "tickfont": {"size": 12}, "ticks": "",
+                                   "showgrid": False,
+                                   **({"title": {"text": escape(y_title)}} if ticks and head == 0 and layer == L // 2
+                                      and y_title else {})}
             is_sel = selected is not None and tuple(selected) == (layer, head)
             layout["annotations"].append({
                 "text": ("<b>" + escape(panel_titles[layer][head]) + "</b>") if is_sel else escape(panel_titles[layer][head]),
@@ -416,6 +426,14 @@ def attention_grid(weights, q_labels: Sequence[str], k_labels: Sequence[str], *,
                 layout["shapes"].append({"type": "rect", "xref": "paper", "yref": "paper", "x0": dom_x[0],
                                          "x1": dom_x[1], "y0": dom_y[0], "y1": dom_y[1],
                                          "line": {"color": PALETTE[1], "width": 3}})
+    if not ticks:      # one axis title each for the whole grid
+        if x_title:
+            layout["annotations"].append({"text": escape(x_title), "xref": "paper", "yref": "paper", "x": 0.5, "y": 0,
+                                          "xanchor": "center", "yanchor": "top", "yshift": -6, "showarrow": False})
+        if y_title:
+            layout["annotations"].append({"text": escape(y_title), "xref": "paper", "yref": "paper", "x": 0, "y": 0.5,
+                                          "xanchor": "right", "yanchor": "middle", "xshift": -8, "textangle": -90,
+                                          "showarrow": False})
     return go.Figure(data=data, layout=layout, _validate=False)
 
 
@@ -554,7 +572,7 @@ def matrix_panels(panels: Sequence, row_labels: Sequence[str], *, panel_titles: 
     for i, arr in enumerate(arrs):
         s = _axis_suffix(i + 1)
         w = avail * widths[i] / total
-        dom = [x0, min(1.0, x0 + w)]
+        dom = [_unit(x0), _unit(x0 + w)]
         data.append({"type": "heatmap", "z": _rounded(arr, decimals), "y": y, "x": list(range(arr.shape[1])),
                      "coloraxis": "coloraxis", "xaxis": "x" + s, "yaxis": "y" + s,
                      "hovertemplate": "%{y}, %{x}: %{z:.3f}<extra></extra>"})
@@ -597,7 +615,7 @@ def position_stats_figure(labels: Sequence[str], panels: Sequence[Mapping], *, t
     w = (1 - gap * (n - 1)) / n
     for p, panel in enumerate(panels):
         s = _axis_suffix(p + 1)
-        dom = [p * (w + gap), p * (w + gap) + w]
+        dom = [_unit(p * (w + gap)), _unit(p * (w + gap) + w)]
         for series in panel["series"]:
             color = colors.setdefault(series["name"], PALETTE[len(colors) % len(PALETTE)])
             data.append({"type": "scatter", "mode": "lines+markers", "x": x, "y": _rounded(series["y"], 5),
