@@ -6,19 +6,27 @@ import pandas as pd
 import sacrebleu
 import streamlit as st
 
-from pages.ui import figures
+from pages.ui import figures, model_state
 from pages.ui.i18n import current_lang, t
+from pages.ui.sentence import BEAM, run_cached
 from pages.ui.widgets import latex, page_header, show_figure
 from transformer_core.bleu import MAX_ORDER, SMOOTH_METHODS, TOKENIZERS, lecture_score, sentence_breakdown
+from transformer_core.evaluate import bleu_tokenize
 
 MAX_CHARS = 2000
 MAX_REFS = 4
 CLIP_HYP, CLIP_REF = "the the the the", "the cat"      # the clipping example of the BLEU paper, as in the tests
 
 
-def default_pair() -> tuple[str, str]:
-    """The example shown first.  Once a model loads, this becomes its output against a reference."""
-    return t("bleu.default_hyp"), t("bleu.default_ref")
+def default_pair() -> tuple[str, str, str]:
+    """The example shown first: the active model's translation (beam) of its first example sentence
+    against that example's reference, or a fixed pair when there is none.  -> (hyp, ref, tokenizer)"""
+    ckpt = model_state.active(quiet=True)
+    example = next((e for e in ckpt.examples if str(e.get("ref", "")).strip()), None) if ckpt else None
+    if example is None:
+        return t("bleu.default_hyp"), t("bleu.default_ref"), TOKENIZERS[0]
+    run = run_cached("translation", model_state.active_key(), ckpt, example["src"], BEAM)
+    return run["text"], example["ref"], bleu_tokenize(ckpt.config.tgt_lang)
 
 
 def set_pair(hyp: str, ref: str) -> None:
@@ -77,7 +85,7 @@ def main() -> None:
     st.caption(t("bleu.lecture_formula_caption"))
     latex(r"\text{BLEU}_{\text{lecture}} = \min\!\Big(1, \frac{c}{r}\Big)\Big(\prod_{i=1}^{4} precision_i\Big)^{1/4}")
 
-    hyp_default, ref_default = default_pair()
+    hyp_default, ref_default, tok_default = default_pair()
     with st.container(horizontal=True):
         st.button(t("bleu.example.default"), on_click=set_pair, args=(hyp_default, ref_default), key="bleu_ex_default")
         st.button(t("bleu.example.clipping"), on_click=set_pair, args=(CLIP_HYP, CLIP_REF), key="bleu_ex_clip")
@@ -91,6 +99,7 @@ def main() -> None:
     refs_text = c2.text_area(t("bleu.refs"), max_chars=MAX_CHARS, height=100, key=f"bleu_refs_{lang}",
                              help=t("bleu.refs_help"))
     o1, o2, o3 = st.columns(3)
+    st.session_state.setdefault("bleu_tok", tok_default)
     tok = o1.selectbox(t("bleu.tokenizer"), TOKENIZERS, key="bleu_tok", help=t("bleu.tokenizer_help"),
                        format_func=lambda k: t(f"bleu.tok.{k}"))
     smooth = o2.selectbox(t("bleu.smooth"), SMOOTH_METHODS, key="bleu_smooth", help=t("bleu.smooth_help"),

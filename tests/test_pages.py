@@ -250,7 +250,10 @@ def test_attention_lab_saturation_follows_the_sliders():
     assert not at.exception and any(w.value == load("en")["lab.sat.bad_z"] for w in at.warning)
 
 
-def test_bleu_page_matches_sacrebleu_and_handles_bad_input():
+def test_bleu_page_matches_sacrebleu_and_handles_bad_input(tmp_path, monkeypatch):
+    from pages.ui import model_state
+
+    monkeypatch.setattr(model_state, "CHECKPOINTS_DIR", tmp_path)     # no model: the fixed example pair
     at = open_page("bleu", "en")
     hyp, ref = "the the the the", "the cat"
     at.text_area(key="bleu_hyp_en").set_value(hyp)
@@ -268,6 +271,19 @@ def test_bleu_page_matches_sacrebleu_and_handles_bad_input():
     at.text_area(key="bleu_hyp_en").set_value("x " * 1000)
     at.text_area(key="bleu_refs_en").set_value("\n".join(["y"] * 10)).run()
     assert not at.exception
+
+
+def test_bleu_default_is_the_models_output_against_a_reference(app_checkpoints):
+    """With a model, the first pair is its beam translation of its first example against that example's ref."""
+    from transformer_core.checkpoint import load_checkpoint
+    from transformer_core.translate import translate
+
+    ckpt = load_checkpoint(app_checkpoints / "toy-en")
+    example = ckpt.examples[0]
+    at = open_page("bleu", "en")
+    assert not at.exception
+    assert at.text_area(key="bleu_hyp_en").value == translate(ckpt, example["src"], beam=4).text
+    assert at.text_area(key="bleu_refs_en").value == example["ref"]
 
 
 @pytest.fixture(scope="module")

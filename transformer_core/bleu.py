@@ -23,7 +23,7 @@ from sacrebleu.metrics.helpers import extract_all_word_ngrams
 
 MAX_ORDER = 4
 SMOOTH_METHODS = ("exp", "none", "floor", "add-k")
-TOKENIZERS = ("13a", "char", "intl", "none")
+TOKENIZERS = ("13a", "ko-mecab", "char", "intl", "none")
 
 
 @dataclass

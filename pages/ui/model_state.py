@@ -8,9 +8,13 @@ session that loaded them, so no other session can see them.
     choose_bundled(name)     make a bundled checkpoint active
     add_session_model(ckpt, label) -> key   keep an uploaded checkpoint in this session, active
     model_choices()          [(key, label)] for a selectbox: bundled first, then this session's
+
+The bundled folder is the repository's checkpoints/, or ATLAS_CHECKPOINTS_DIR when set (read once, at
+import; the browser tests point a server at a folder of tiny checkpoints with it).
 """
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import streamlit as st
@@ -19,7 +23,7 @@ from transformer_core.checkpoint import Checkpoint, CheckpointError, load_checkp
 
 from .i18n import t
 
-CHECKPOINTS_DIR = Path(__file__).resolve().parents[2] / "checkpoints"
+CHECKPOINTS_DIR = Path(os.environ.get("ATLAS_CHECKPOINTS_DIR") or Path(__file__).resolve().parents[2] / "checkpoints")
 ACTIVE_KEY, SESSION_MODELS_KEY = "active_model", "session_models"
 BUNDLED, SESSION = "bundled:", "session:"
 
@@ -66,16 +70,18 @@ def active_key() -> str | None:
     return chosen if chosen in keys else (keys[0] if keys else None)
 
 
-def active() -> Checkpoint | None:
-    """The active checkpoint; on failure an i18n'd message is shown and None returned."""
+def active(quiet: bool = False) -> Checkpoint | None:
+    """The active checkpoint; on failure an i18n'd message is shown (unless quiet) and None returned."""
     key = active_key()
     if key is None:
-        st.info(t("model.none_available"))
+        if not quiet:
+            st.info(t("model.none_available"))
         return None
     if key.startswith(SESSION):
         return session_models()[key][1]
     try:
         return load_bundled(key.removeprefix(BUNDLED))
     except CheckpointError as err:
-        st.error(t("model.load_failed", name=key.removeprefix(BUNDLED), error=str(err)))
+        if not quiet:
+            st.error(t("model.load_failed", name=key.removeprefix(BUNDLED), error=str(err)))
         return None
