@@ -10,7 +10,7 @@ import pytest
 import torch
 from safetensors.torch import load_file, save_file
 
-from transformer_core.checkpoint import (CARD, CONFIG, EXAMPLES, LOG, TOKENIZER, WEIGHTS, CheckpointError,
+from transformer_core.checkpoint import (CARD, CONFIG, EXAMPLES, LOG, TOKENIZER, TRAINING, WEIGHTS, CheckpointError,
                                          load_checkpoint, save_checkpoint)
 from transformer_core.hub import from_pretrained, push_to_hub, save_pretrained
 from transformer_core.upload import UploadError
@@ -292,6 +292,22 @@ def test_bad_examples(saved, content, message):
     folder, _ = saved
     (folder / EXAMPLES).write_text(content)
     assert _load_error(folder).startswith(message)
+
+
+@pytest.mark.parametrize("content, message", [
+    ("{\"data\": ", f"{TRAINING} is not valid JSON: "),
+    ("[1, 2]", f"{TRAINING} must hold a JSON object"),
+])
+def test_bad_training_record(saved, content, message):
+    folder, _ = saved
+    (folder / TRAINING).write_text(content)
+    assert _load_error(folder).startswith(message)
+
+
+def test_training_record_is_loaded(saved):
+    folder, _ = saved
+    (folder / TRAINING).write_text(json.dumps({"data": {"folder": "data/x"}, "steps": 7}))
+    assert load_checkpoint(folder).training == {"data": {"folder": "data/x"}, "steps": 7}
 
 
 # --- Hugging Face, offline -------------------------------------------------------------------------

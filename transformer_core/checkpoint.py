@@ -19,10 +19,11 @@ from .config import ConfigError, ModelConfig
 from .model import Transformer
 from .tokenizer import Tokenizer, TokenizerError
 
-CONFIG, WEIGHTS, TOKENIZER, LOG, CARD, EXAMPLES = (
-    "config.json", "model.safetensors", "spm.model", "train_log.jsonl", "MODEL_CARD.md", "examples.json")
+CONFIG, WEIGHTS, TOKENIZER, LOG, CARD, EXAMPLES, TRAINING = (
+    "config.json", "model.safetensors", "spm.model", "train_log.jsonl", "MODEL_CARD.md", "examples.json",
+    "training.json")  # training.json: train.py's record (args, data manifest, results) the card is made from
 REQUIRED = (CONFIG, WEIGHTS, TOKENIZER)
-FILES = (*REQUIRED, LOG, CARD, EXAMPLES)
+FILES = (*REQUIRED, LOG, CARD, EXAMPLES, TRAINING)
 
 
 class CheckpointError(ValueError):
@@ -37,6 +38,7 @@ class Checkpoint:
     tokenizer: Tokenizer
     card: str = ""
     examples: list[dict] = field(default_factory=list)  # [{"src": …, "ref": …}], the app's example sentences
+    training: dict = field(default_factory=dict)        # training.json, when the folder has one
 
     @property
     def name(self) -> str:
@@ -122,16 +124,21 @@ def load_checkpoint(folder: str | Path) -> Checkpoint:
     model.load_state_dict(state)
     model.eval()
     card = (folder / CARD).read_text(encoding="utf-8", errors="replace") if (folder / CARD).is_file() else ""
-    return Checkpoint(folder, config, model, tokenizer, card, _read_examples(folder / EXAMPLES))
-
-
-def _read_examples(path: Path) -> list[dict]:
-    if not path.is_file():
-        return []
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise CheckpointError(f"{EXAMPLES} is not valid JSON: {err}") from None
-    if not isinstance(data, list) or not all(isinstance(e, dict) and isinstance(e.get("src"), str) for e in data):
+    examples = _read_json(folder / EXAMPLES, [])
+    if not isinstance(examples, list) or not all(isinstance(e, dict) and isinstance(e.get("src"), str)
+                                                 for e in examples):
         raise CheckpointError(f"{EXAMPLES} must be a list of {{\"src\": …, \"ref\": …}} objects")
-    return data
+    training = _read_json(folder / TRAINING, {})
+    if not isinstance(training, dict):
+        raise CheckpointError(f"{TRAINING} must hold a JSON object")
+    return Checkpoint(folder, config, model, tokenizer, card, examples, training)
+
+
+def _read_json(path: Path, default):
+    """An optional JSON file of the checkpoint, or default when the folder has none."""
+    if not path.is_file():
+        return default
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise CheckpointError(f"{path.name} is not valid JSON: {err}") from None

@@ -7,7 +7,6 @@ prints BLEU and chrF with sacrebleu's signatures.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
@@ -16,9 +15,6 @@ from sacrebleu.metrics import BLEU, CHRF
 from .checkpoint import CheckpointError, load_checkpoint
 from .data import read_split
 from .translate import translate_lines
-
-TRAINING = "training.json"  # written by train.py into the checkpoint: args, data folder, results
-
 
 def bleu_tokenize(lang: str) -> str:
     """sacrebleu tokenizer for the target language: 13a, or MeCab-ko morphemes for Korean."""
@@ -46,8 +42,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {err}", file=sys.stderr)
         return 2
     data = args.data
-    if data is None and (ckpt.path / TRAINING).is_file():
-        data = json.loads((ckpt.path / TRAINING).read_text(encoding="utf-8"))["data"]["folder"]
+    if data is None:
+        data = ckpt.training.get("data", {}).get("folder")
     if data is None:
         print("error: pass --data: the checkpoint does not say which data it was trained on", file=sys.stderr)
         return 2

@@ -27,11 +27,11 @@ from torch import nn
 from tqdm import tqdm
 
 from .batching import collate, make_batches
-from .checkpoint import LOG, TOKENIZER, load_checkpoint, save_checkpoint
+from .checkpoint import LOG, TOKENIZER, TRAINING, load_checkpoint, save_checkpoint
 from .config import ModelConfig
 from .data import read_split
 from .decoding import greedy_decode_batch
-from .evaluate import TRAINING, score
+from .evaluate import score
 from .model import Transformer
 from .model_card import render_card
 from .schedule import lrate
