@@ -22,8 +22,8 @@ def lesson(beam: int) -> None:
     with c2:
         latex(r"P(y_t \mid y_{<t}, x) = \mathrm{softmax}(h_t E^T)")
         if beam > 1:
-            latex(r"\mathrm{score}(Y) = \frac{\log P(Y \mid X)}{lp(Y)}, \quad lp(Y) = \left(\frac{5 + |Y|}{6}\right)^{\alpha},"
-                  r"\ \alpha = " + f"{ALPHA}")
+            latex(r"\mathrm{score}(Y) = \frac{\log P(Y \mid X)}{lp(Y)}")
+            latex(r"lp(Y) = \left(\frac{5 + |Y|}{6}\right)^{\alpha}, \quad \alpha = " + f"{ALPHA}")
         else:
             latex(r"y_t = \arg\max_w P(w \mid y_{<t}, x)")
 

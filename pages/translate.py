@@ -160,7 +160,7 @@ def _clear_off() -> None:
 
 def head_option_label(option: tuple[str, int, int]) -> str:
     kind, layer, head = option
-    return t("translate.off.option", kind=kind_label(kind), head=layer_head_label(layer, head))
+    return t("translate.off.option", kind=t(f"attn.kind_short.{kind}"), head=layer_head_label(layer, head))
 
 
 @st.fragment

@@ -385,8 +385,10 @@ def attention_grid(weights, q_labels: Sequence[str], k_labels: Sequence[str], *,
     L, H, Tq, Tk = arr.shape
     x, y = tick_labels(k_labels), tick_labels(q_labels)
     ticks = max(Tq, Tk) <= tick_limit
-    hgap, vgap = (0.025 if H > 1 else 0.0), ((0.30 if ticks else 0.12) / L if L > 1 else 0.0)
-    panel_h = int(min(300, max(150, 16 * Tq), max(150, 1100 // L))) if ticks else int(min(220, max(120, 9 * Tq)))
+    hgap, vgap = (0.025 if H > 1 else 0.0), ((0.30 if ticks else 0.18) / L if L > 1 else 0.0)
+    # thumbnails about as tall as they are wide (the grid gets ~640 px of a wide page)
+    panel_h = (int(min(300, max(150, 16 * Tq), max(150, 1100 // L))) if ticks
+               else int(min(240, max(100, 600 / H * Tq / max(Tk, 1)))))
     data, layout = [], {
         "coloraxis": {"colorscale": ATTN_COLORSCALE, "cmin": 0.0, "cmax": 1.0,
                       "colorbar": {"title": {"text": escape(colorbar_title)}, "thickness": 14, "len": 0.6}},
@@ -480,8 +482,10 @@ def alignment_figure(weights, src_labels: Sequence[str], tgt_labels: Sequence[st
     hover point per line (customdata = [target index, source index, weight])."""
     arr = as_array(weights)
     T, S = arr.shape
-    ys = np.arange(S) - (S - 1) / 2
-    yt = np.arange(T) - (T - 1) / 2
+    span = max(S, T)
+    # both columns spread over the same height, so a monotone alignment draws near-parallel lines
+    ys = np.linspace(-(span - 1) / 2, (span - 1) / 2, S) if S > 1 else np.zeros(1)
+    yt = np.linspace(-(span - 1) / 2, (span - 1) / 2, T) if T > 1 else np.zeros(1)
     bins: list[dict] = [{"x": [], "y": []} for _ in range(ALIGN_BINS)]
     mid_x, mid_y, custom, hover = [], [], [], []
     src_esc, tgt_esc = [escape(s) for s in src_labels], [escape(s) for s in tgt_labels]
@@ -515,8 +519,7 @@ def alignment_figure(weights, src_labels: Sequence[str], tgt_labels: Sequence[st
     data.append({"type": "scatter", "mode": "markers", "x": mid_x, "y": mid_y, "customdata": custom,
                  "text": hover, "marker": {"size": 6, "color": "rgba(0,0,0,0)"}, "showlegend": False,
                  "hovertemplate": "%{text}: %{customdata[2]:.3f}<extra></extra>"})
-    span = max(S, T)
-    layout = {"font": {"size": FONT_SIZE}, "showlegend": False, "height": int(min(900, max(260, 60 + 30 * span))),
+    layout = {"font": {"size": FONT_SIZE}, "showlegend": False, "height": int(min(1500, max(260, 60 + 28 * span))),
               "margin": {"l": 10, "r": 10, "t": 60 if title else 40, "b": 10}, "hovermode": "closest",
               "xaxis": {"range": [-0.75, 1.75], "visible": False, "fixedrange": True},
               "yaxis": {"range": [span / 2 + 0.2, -span / 2 - 0.2], "visible": False, "fixedrange": True},

@@ -61,7 +61,7 @@ def sentence_input(page: str, ckpt: Checkpoint) -> tuple[str, int] | None:
         st.session_state[text_key] = st.session_state.get(SHARED_TEXT, ex[0])
     if mode_key not in st.session_state:
         st.session_state[mode_key] = st.session_state.get(SHARED_MODE, "greedy")
-    c1, c2 = st.columns([4, 1], vertical_alignment="bottom")
+    c1, c2 = st.columns([3, 1], vertical_alignment="bottom")
     with c1:
         text = st.text_input(t("sentence.input", src=ckpt.config.src_lang, tgt=ckpt.config.tgt_lang),
                              key=text_key, max_chars=MAX_CHARS, placeholder=t("sentence.placeholder"),
