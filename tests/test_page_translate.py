@@ -76,7 +76,7 @@ def test_home_page_translates_the_first_example_and_draws_every_head(app_checkpo
     H = ckpt.config.n_heads
     for layer in range(ckpt.config.n_encoder_layers):
         for head in range(H):
-            z = np.array(grid["data"][layer * H + head]["z"])
+            z = figures.grid_panel(grid, layer, head)
             want = probe.weights("enc_self", layer)[0, head].numpy()
             np.testing.assert_array_equal(z, np.round(want.astype(float), 4))
     assert grid["data"][0]["hovertemplate"].startswith("%{y} → %{x}: %{z")
@@ -92,7 +92,8 @@ def test_other_tabs_layer_and_head_selection(app_checkpoints, ckpt, lang, kind):
     want = probe.weights(kind, 1)[0, 1].numpy().astype(float)
     np.testing.assert_array_equal(np.array(focus["data"][0]["z"]), np.round(want, 4))
     grid = spec(at, f"tr_grid_{kind}")
-    assert len(grid["data"]) == ckpt.config.n_decoder_layers * ckpt.config.n_heads
+    assert grid["layout"]["meta"]["grid"][:2] == [ckpt.config.n_decoder_layers, ckpt.config.n_heads]
+    np.testing.assert_array_equal(figures.grid_panel(grid, 1, 1), np.round(want, 4))
     assert any(shape["type"] == "rect" for shape in grid["layout"]["shapes"])     # the selected panel is framed
     if kind == "dec_self":
         z = np.array(focus["data"][0]["z"])
@@ -222,11 +223,13 @@ def test_attention_grid_z_equals_probe_weights_exactly(ckpt, attn):
     for layer in range(w.shape[0]):
         for head in range(H):
             want = probe.weights("cross", layer)[0, head].numpy().astype(float)
-            assert np.array_equal(np.array(fig.data[layer * H + head].z), want)
-            assert fig.data[layer * H + head].coloraxis == "coloraxis"         # one shared colour scale
-    assert fig.layout.coloraxis.cmin == 0 and fig.layout.coloraxis.cmax == 1
+            assert np.array_equal(figures.grid_panel(fig, layer, head), want)
+    assert len(fig.data) == 1                                   # one trace: one shared colour scale
+    assert fig.data[0].zmin == 0 and fig.data[0].zmax == 1
+    z = np.array(fig.data[0].z, dtype=float)
+    assert np.isnan(z).sum() == z.size - w.size                 # only the gaps between panels are blank
     rounded = figures.attention_grid(w, q, k, panel_titles=titles, decimals=3)
-    np.testing.assert_array_equal(np.array(rounded.data[0].z), np.round(w[0, 0].astype(float), 3))
+    np.testing.assert_array_equal(figures.grid_panel(rounded, 0, 0), np.round(w[0, 0].astype(float), 3))
     assert len(fig.to_json()) > len(rounded.to_json())
 
 
@@ -234,9 +237,10 @@ def test_attention_grid_keeps_repeated_tokens_apart():
     labels = ["<s>", "▁the", "▁cat", "▁the", "</s>"]
     ticks = figures.tick_labels(labels)
     assert len(set(ticks)) == 5 and ticks[0] == "&lt;s&gt;" and ticks[3].startswith("▁the")
-    w = np.full((1, 1, 5, 5), 0.2)
-    fig = figures.attention_grid(w, labels, labels, panel_titles=[["x"]])
-    assert list(fig.data[0].x) == ticks
+    w = np.full((1, 2, 5, 5), 0.2)
+    fig = figures.attention_grid(w, labels, labels, panel_titles=[["x", "y"]])
+    assert list(fig.data[0].x)[:5] == ticks
+    assert len(set(fig.data[0].x)) == len(fig.data[0].x) == 11     # every panel's columns and the gap apart
 
 
 def test_attention_heatmap_values_and_hover(attn):
@@ -269,8 +273,11 @@ def test_attention_grid_domains_and_thumbnails(L, H, T):
     labels = [f"t{i}" for i in range(T)]
     titles = [[f"{l}.{h}" for h in range(H)] for l in range(L)]
     fig = figures.attention_grid(w, labels, labels, panel_titles=titles, x_title="key", y_title="query")
-    go.Figure(fig.to_dict())                                   # every domain inside [0, 1]
+    go.Figure(fig.to_dict())                                   # a valid figure
     thumbs = T > 12
-    assert any(fig.layout[f"xaxis{'' if n == 1 else n}"].showticklabels for n in range(1, L * H + 1)) != thumbs
-    texts = [a.text for a in fig.layout.annotations]
-    assert ("key" in texts and "query" in texts) == thumbs      # one title each for a grid of thumbnails
+    assert fig.layout.xaxis.showticklabels != thumbs and fig.layout.yaxis.showticklabels != thumbs
+    assert fig.layout.xaxis.title.text == "key" and fig.layout.yaxis.title.text == "query"
+    assert len(fig.layout.annotations) == L * H
+    for layer in range(L):
+        for head in range(H):
+            np.testing.assert_array_equal(figures.grid_panel(fig, layer, head), np.round(w[layer, head], 4))

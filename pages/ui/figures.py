@@ -371,72 +371,84 @@ def _hover(arrow_fmt: str = ".3f") -> str:
     return "%{y} → %{x}: %{z:" + arrow_fmt + "}<extra></extra>"
 
 
+GRID_GAP = "\u200b\u2060"       # invisible category names (made unique by repetition) for the blanks between panels
+
+
 def attention_grid(weights, q_labels: Sequence[str], k_labels: Sequence[str], *,
                    panel_titles: Sequence[Sequence[str]], x_title: str = "", y_title: str = "",
                    colorbar_title: str = "", selected: tuple[int, int] | None = None,
                    decimals: int | None = 4, title: str = "", tick_limit: int = 12) -> go.Figure:
-    """Every layer × head of one attention type in one figure: weights (L, h, Tq, Tk), rows = layers,
-    columns = heads, one shared 0..1 colour scale.  Trace n = layer * h + head holds z = weights[l, head]
-    (rounded to `decimals`).  panel_titles[l][head] labels each panel; `selected` gets a frame.
+    """Every layer × head of one attention type in ONE heatmap: weights (L, h, Tq, Tk) laid out as
+    rows of layers and columns of heads, a blank row / column between panels, one 0..1 colour scale.
+    Panel (l, head) is grid_panel(fig, l, head) = weights[l, head] (rounded to `decimals`).
 
-    Longer sentences (more than tick_limit tokens) get thumbnails without tick labels: the labels
-    are what makes a grid slow to draw (≈ 3× here), and hovering still names query and key."""
+    One trace on one pair of axes draws 3–10× faster than a subplot per head.  Longer sentences
+    (more than tick_limit tokens) get no tick labels (the labels are most of the drawing time);
+    hovering names query and key.  panel_titles[l][head] labels each panel; `selected` gets a frame."""
     arr = as_array(weights)
     L, H, Tq, Tk = arr.shape
-    x, y = tick_labels(k_labels), tick_labels(q_labels)
     ticks = max(Tq, Tk) <= tick_limit
-    hgap, vgap = (0.025 if H > 1 else 0.0), ((0.30 if ticks else 0.18) / L if L > 1 else 0.0)
-    # thumbnails about as tall as they are wide (the grid gets ~640 px of a wide page)
-    panel_h = (int(min(300, max(150, 16 * Tq), max(150, 1100 // L))) if ticks
-               else int(min(240, max(100, 600 / H * Tq / max(Tk, 1)))))
-    data, layout = [], {
-        "coloraxis": {"colorscale": ATTN_COLORSCALE, "cmin": 0.0, "cmax": 1.0,
-                      "colorbar": {"title": {"text": escape(colorbar_title)}, "thickness": 14, "len": 0.6}},
-        "font": {"size": FONT_SIZE - 2}, "height": 70 + L * panel_h + ((90 if Tk > 6 else 40) if ticks else 30),
-        "margin": {"l": 10 if ticks else 34, "r": 10, "t": 60 if title else 34, "b": 10 if ticks else 34},
-        "annotations": [], "shapes": [], "showlegend": False}
-    if title:
-        layout["title"] = {"text": escape(title), "font": {"size": FONT_SIZE + 1}}
-    width, height = (1 - hgap * (H - 1)) / H, (1 - vgap * (L - 1)) / L
+    cell = float(min(26.0, max(5.0, 600.0 / (H * (Tk + 1)))))      # px per column of a ~640 px wide grid
+    row_px = cell if ticks else 0.9 * cell
+    gr, gc = max(1, int(np.ceil(18.0 / row_px))), 1                  # blank rows fit a panel title
+    xk, yq = tick_labels(k_labels), tick_labels(q_labels)
+    xs: list[str] = []
+    for head in range(H):                 # categories are unique: panel h's labels end in h word joiners
+        xs += [label + "\u2060" * head for label in xk]
+        if head < H - 1:
+            xs += [GRID_GAP * (head * gc + g + 1) for g in range(gc)]
+    ys: list[str] = []
+    for layer in range(L):
+        ys += [label + "\u2060" * layer for label in yq]
+        if layer < L - 1:
+            ys += [GRID_GAP * (layer * gr + g + 1) for g in range(gr)]
+    z = np.full((L * (Tq + gr) - gr, H * (Tk + gc) - gc), np.nan)
     for layer in range(L):
         for head in range(H):
-            n = layer * H + head + 1
-            s = _axis_suffix(n)
-            x0 = head * (width + hgap)
-            y1 = 1 - layer * (height + vgap)
-            dom_x = [_unit(x0), _unit(x0 + width)]
-            dom_y = [_unit(y1 - height), _unit(y1)]
-            data.append({"type": "heatmap", "z": _rounded(arr[layer, head], decimals), "x": x, "y": y,
-                         "coloraxis": "coloraxis", "xaxis": "x" + s, "yaxis": "y" + s,
-                         "hovertemplate": _hover(), "xgap": 1 if Tk <= 30 else 0, "ygap": 1 if Tq <= 30 else 0})
-            layout["xaxis" + s] = {"domain": dom_x, "anchor": "y" + s, "showticklabels": ticks and layer == L - 1,
-                                   "tickangle": -60 if Tk > 6 else 0, "type": "category", "ticks": "",
-                                   "tickfont": {"size": 12}, "showgrid": False,
-                                   **({"title": {"text": escape(x_title)}} if ticks and layer == L - 1 and x_title else {})}
-            layout["yaxis" + s] = {"domain": dom_y, "anchor": "x" + s, "autorange": "reversed", "type": "category",
-                                   "showticklabels": ticks and head == 0, "tickfont": {"size": 12}, "ticks": "",
-                                   "showgrid": False,
-                                   **({"title": {"text": escape(y_title)}} if ticks and head == 0 and layer == L // 2
-                                      and y_title else {})}
+            r, c = layer * (Tq + gr), head * (Tk + gc)
+            z[r:r + Tq, c:c + Tk] = arr[layer, head] if decimals is None else np.round(arr[layer, head], decimals)
+    z_list = [[None if v != v else v for v in row] for row in z.tolist()]
+    small = H * Tk <= 60
+    trace = {"type": "heatmap", "z": z_list, "x": xs, "y": ys, "colorscale": ATTN_COLORSCALE, "zmin": 0.0,
+             "zmax": 1.0, "hoverongaps": False, "hovertemplate": _hover(), "xgap": 1 if small else 0,
+             "ygap": 1 if small else 0,
+             "colorbar": {"title": {"text": escape(colorbar_title)}, "thickness": 14, "len": 0.6}}
+    annotations, shapes = [], []
+    for layer in range(L):
+        for head in range(H):
             is_sel = selected is not None and tuple(selected) == (layer, head)
-            layout["annotations"].append({
-                "text": ("<b>" + escape(panel_titles[layer][head]) + "</b>") if is_sel else escape(panel_titles[layer][head]),
-                "xref": "paper", "yref": "paper", "x": (dom_x[0] + dom_x[1]) / 2, "y": dom_y[1],
-                "xanchor": "center", "yanchor": "bottom", "showarrow": False,
-                "font": {"size": FONT_SIZE - 2, "color": PALETTE[1] if is_sel else "#374151"}})
+            text = escape(panel_titles[layer][head])
+            annotations.append({"text": f"<b>{text}</b>" if is_sel else text, "xref": "x", "yref": "y",
+                                "x": head * (Tk + gc) + (Tk - 1) / 2, "y": layer * (Tq + gr) - 0.5,
+                                "xanchor": "center", "yanchor": "bottom", "showarrow": False,
+                                "font": {"size": FONT_SIZE - 3, "color": PALETTE[1] if is_sel else "#374151"}})
             if is_sel:
-                layout["shapes"].append({"type": "rect", "xref": "paper", "yref": "paper", "x0": dom_x[0],
-                                         "x1": dom_x[1], "y0": dom_y[0], "y1": dom_y[1],
-                                         "line": {"color": PALETTE[1], "width": 3}})
-    if not ticks:      # one axis title each for the whole grid
-        if x_title:
-            layout["annotations"].append({"text": escape(x_title), "xref": "paper", "yref": "paper", "x": 0.5, "y": 0,
-                                          "xanchor": "center", "yanchor": "top", "yshift": -6, "showarrow": False})
-        if y_title:
-            layout["annotations"].append({"text": escape(y_title), "xref": "paper", "yref": "paper", "x": 0, "y": 0.5,
-                                          "xanchor": "right", "yanchor": "middle", "xshift": -8, "textangle": -90,
-                                          "showarrow": False})
-    return go.Figure(data=data, layout=layout, _validate=False)
+                x0, y0 = head * (Tk + gc) - 0.5, layer * (Tq + gr) - 0.5
+                shapes.append({"type": "rect", "xref": "x", "yref": "y", "x0": x0, "x1": x0 + Tk, "y0": y0,
+                               "y1": y0 + Tq, "line": {"color": PALETTE[1], "width": 3}})
+    bottom = (90 if Tk > 6 else 50) if ticks else 40
+    layout = {"font": {"size": FONT_SIZE - 2}, "showlegend": False, "annotations": annotations, "shapes": shapes,
+              "height": int((60 if title else 34) + bottom + len(ys) * row_px),
+              "margin": {"l": 10, "r": 10, "t": 60 if title else 34, "b": 10},
+              "meta": {"grid": [L, H, Tq, Tk, gr, gc]},
+              "xaxis": {"type": "category", "showticklabels": ticks, "tickangle": -60 if Tk > 6 else 0,
+                        "ticks": "", "showgrid": False, "zeroline": False, "tickfont": {"size": 12},
+                        "title": {"text": escape(x_title)}},
+              "yaxis": {"type": "category", "autorange": "reversed", "showticklabels": ticks, "ticks": "",
+                        "showgrid": False, "zeroline": False, "tickfont": {"size": 12},
+                        "title": {"text": escape(y_title)}}}
+    if title:
+        layout["title"] = {"text": escape(title), "font": {"size": FONT_SIZE + 1}}
+    return go.Figure(data=[trace], layout=layout, _validate=False)
+
+
+def grid_panel(fig, layer: int, head: int) -> np.ndarray:
+    """The (Tq, Tk) block of panel (layer, head) of an attention_grid figure (a Figure or its JSON dict)."""
+    spec = fig if isinstance(fig, dict) else fig.to_plotly_json()
+    L, H, Tq, Tk, gr, gc = spec["layout"]["meta"]["grid"]
+    z = np.array([[np.nan if v is None else v for v in row] for row in spec["data"][0]["z"]], dtype=float)
+    r, c = layer * (Tq + gr), head * (Tk + gc)
+    return z[r:r + Tq, c:c + Tk]
 
 
 def attention_heatmap(matrix, q_labels: Sequence[str], k_labels: Sequence[str], *, title: str = "",
