@@ -281,3 +281,15 @@ def test_attention_grid_domains_and_thumbnails(L, H, T):
     for layer in range(L):
         for head in range(H):
             np.testing.assert_array_equal(figures.grid_panel(fig, layer, head), np.round(w[layer, head], 4))
+
+
+def test_a_session_model_is_cached_in_the_session(app_checkpoints, ckpt):
+    key = "session:0:mine"
+    at = app("en", session_models={key: ("mine", ckpt)}, active_model=key)
+    assert not at.exception
+    runs = at.session_state["atlas_runs"]
+    assert [k[:2] for k in runs] == [("translation", key)]
+    tr, _ = reference(ckpt, ckpt.examples[0]["src"])
+    assert translation_text(at) == tr.text.replace("\\", "")
+    at.text_input(key="tr_text").input("the woman finds the book.").run()
+    assert not at.exception and len(at.session_state["atlas_runs"]) == 2
