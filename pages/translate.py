@@ -13,7 +13,7 @@ import streamlit as st
 
 from pages.ui import figures, model_state
 from pages.ui.export import matrix_frame, safe_filename, to_csv, to_json
-from pages.ui.i18n import current_lang, t
+from pages.ui.i18n import current_lang, strings, t
 from pages.ui.sentence import kind_label, layer_head_label, run_cached, sentence_input, truncation_notice
 from pages.ui.widgets import current_page, escape_md, figure_config, latex, page_header
 from transformer_core import explain
@@ -197,11 +197,20 @@ def heads_off_view(model_key: str, ckpt, text: str, beam: int, original: dict) -
 
 # ---------------------------------------------------------------- the page
 
+def domain_note(ckpt) -> None:
+    """What the model was trained on, for the bundled data sources (translate.domain.<source name>)."""
+    source = ckpt.training.get("data", {}).get("manifest", {}).get("source", {}).get("name", "")
+    key = f"translate.domain.{source}"
+    if key in strings(current_lang()):
+        st.info(t(key), icon=":material/menu_book:")
+
+
 def main() -> None:
     page_header("translate")
     ckpt = model_state.active()
     if ckpt is None:
         return
+    domain_note(ckpt)
     model_key = model_state.active_key()
     got = sentence_input("tr", ckpt)
     if got is None:

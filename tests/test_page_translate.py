@@ -203,6 +203,27 @@ def test_sov_note_in_the_cross_attention_tab(app_checkpoints, lang):
     assert not at.exception and any("SOV" in i.value for i in at.info)
 
 
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_domain_note_names_what_the_model_learned_from(toy_checkpoints, tmp_path, monkeypatch, lang):
+    """A bundled model built from ko-docs says it speaks software-manual language; one without a
+    training record says nothing."""
+    import shutil
+
+    from pages.ui import model_state
+    from pages.ui.i18n import strings
+
+    root = tmp_path / "checkpoints"
+    shutil.copytree(toy_checkpoints / "toy-ko", root / "docs-ko")
+    shutil.copytree(toy_checkpoints / "toy-en", root / "plain-en")
+    (root / "docs-ko" / "training.json").write_text(json.dumps({"data": {"manifest": {"source": {"name": "ko-docs"}}}}))
+    monkeypatch.setattr(model_state, "CHECKPOINTS_DIR", root)
+    note = strings(lang)["translate.domain.ko-docs"]
+    at = app(lang, active_model="bundled:docs-ko")
+    assert not at.exception and any(i.value == note for i in at.info)
+    at = app(lang, active_model="bundled:plain-en")
+    assert not at.exception and not any(i.value.startswith(note[:20]) for i in at.info)
+
+
 # ---------------------------------------------------------------- builders, on the data they draw
 
 @pytest.fixture(scope="module")
