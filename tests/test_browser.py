@@ -1,0 +1,499 @@
+"""End to end in a real browser: `streamlit run app.py` in a subprocess, driven by Playwright in
+Debian's headless Chromium (/usr/bin/chromium, installed by `make test`; ATLAS_CHROMIUM overrides the
+path; Playwright never downloads a browser).  No Chromium or no Playwright FAILS with a hint, never skips.
+
+    home page, Korean by default   title, navigation and language box in Korean; a typed sentence + Enter
+                                   draws a translation in .st-key-translation and the open tab's attention
+                                   heatmaps, whose plotly data has the sentence's source pieces on both axes
+    ?lang=en                       the same in English
+    every page, both languages     one pass through the sidebar navigation, no [data-testid=stException]
+    markup in token text           <b>x</b> <img src=x onerror=alert(1)> typed, as an example button and in
+                                   the model card: drawn as text, never as HTML (no <img>, nothing bold,
+                                   no dialog) on the home page (tokens and alignment words), decoding, models
+    docs/screenshot.png, _en.png   1400×900, the home page after "I like apples." with the bundled
+                                   checkpoints/ende; without it only this step is skipped, nothing written
+
+One server and two browser tabs (ko, en: two Streamlit sessions, loading at once) serve the whole module:
+a first page load costs seconds on a loaded machine.  The tests run in file order on those tabs.
+
+Which checkpoints the server gets (ATLAS_CHECKPOINTS_DIR, read by pages/ui/model_state.py): the bundled
+ones when checkpoints/ holds any, else a tiny random-init one ("toy-en", conftest's toy_pairs and model
+recipe) built in tmp while the server starts.  ATLAS_BROWSER_CHECKPOINTS=toy forces the tiny one (a
+checkout with local dev checkpoints).  Its tokenizer also learns the characters of HTML (conftest's
+toy_spm turns "<" into <unk>), so markup reaches the axis labels and the alignment's words for real.
+The server's ATLAS_ROOT is a tmp folder: the Training page follows no live log of runs/ here.
+"""
+from __future__ import annotations
+
+import html
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = os.environ.get("ATLAS_CHROMIUM") or "/usr/bin/chromium"   # Debian's; Playwright downloads none
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+VIEWPORT = {"width": 1400, "height": 900}
+BUNDLED_DIR = ROOT / "checkpoints"
+SCREENSHOT_MODEL = "ende"
+SCREENSHOTS = {"ko": ROOT / "docs" / "screenshot.png", "en": ROOT / "docs" / "screenshot_en.png"}
+SENTENCE = "I like apples."
+MARKUP = "<b>x</b> <img src=x onerror=alert(1)>"
+HEALTH_TIMEOUT_S = 90
+FIRST_RUN_TIMEOUT_S = 150       # the first script run imports torch and loads the model (a loaded 2-core box)
+RUN_TIMEOUT_S = 60              # any later run
+
+
+def strings(lang: str) -> dict[str, str]:
+    return json.loads((ROOT / "assets" / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
+
+
+I18N = {lang: strings(lang) for lang in ("ko", "en")}
+
+
+def app_pages() -> list[tuple[str, str]]:
+    """(URL path, i18n key) of app.py's navigation, home first (read from app.py, not imported: it
+    would run Streamlit calls)."""
+    import ast
+
+    tree = ast.parse((ROOT / "app.py").read_text(encoding="utf-8"))
+    pages = next(ast.literal_eval(n.value) for n in ast.walk(tree)
+                 if isinstance(n, ast.Assign) and getattr(n.targets[0], "id", "") == "PAGES")
+    return [(url, key) for _, url, key in pages]
+
+
+PAGES = app_pages()
+
+
+def bundled_names(folder: Path) -> list[str]:
+    """As pages.ui.model_state.bundled_names: the folders holding a config.json, in name order."""
+    if not folder.is_dir():
+        return []
+    return sorted(p.name for p in folder.iterdir() if (p / "config.json").is_file())
+
+
+# ---------------------------------------------------------------- fixtures
+
+def build_tiny_checkpoints(root: Path, toy_pairs) -> Path:
+    """conftest's toy_checkpoints recipe (toy_pairs, tiny random-init model), one checkpoint "toy-en",
+    with a tokenizer that also knows the characters of HTML, examples and a model card with markup."""
+    import torch
+
+    from transformer_core.checkpoint import save_checkpoint
+    from transformer_core.config import ModelConfig
+    from transformer_core.model import Transformer
+    from transformer_core.tokenizer import train_tokenizer
+
+    spm_path = root / "spm.model"
+    tok = train_tokenizer([text for pair in toy_pairs for text in pair] + [f"the cat sees {MARKUP}."],
+                          spm_path, vocab_size=96)
+    torch.manual_seed(0)
+    cfg = ModelConfig(vocab_size=tok.vocab_size, d_model=32, n_heads=2, n_encoder_layers=2,
+                      n_decoder_layers=2, d_ff=64, max_len=40, tgt_lang="de")   # MARKUP: 32 pieces
+    examples = [{"src": src, "ref": ref} for src, ref in toy_pairs[:2]] + [{"src": MARKUP, "ref": "x"}]
+    save_checkpoint(root / "checkpoints" / "toy-en", Transformer(cfg).eval(), spm_path, examples=examples,
+                    card=f"# toy-en\n\nA card with markup: {MARKUP} <script>alert(2)</script>\n")
+    return root / "checkpoints"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def healthy(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r:
+            return r.status == 200
+    except OSError:
+        return False
+
+
+@pytest.fixture(scope="module")
+def server(request, tmp_path_factory):
+    """`streamlit run app.py` on a free port -> (URL, the checkpoints folder it serves); killed at teardown
+    whatever happens.  The tiny checkpoint is built while the server starts (it reads the folder lazily)."""
+    tmp = tmp_path_factory.mktemp("browser")
+    tiny = os.environ.get("ATLAS_BROWSER_CHECKPOINTS") == "toy" or not bundled_names(BUNDLED_DIR)
+    folder = tmp / "checkpoints" if tiny else BUNDLED_DIR
+    log_path = tmp / "streamlit.log"
+    env = {**os.environ, "ATLAS_CHECKPOINTS_DIR": str(folder),
+           "ATLAS_ROOT": str(tmp),                          # training page: no live logs of runs/ in tests
+           "ATLAS_UPLOAD_DIR": str(tmp / "uploads"),
+           "HF_HUB_OFFLINE": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "PYTHONUNBUFFERED": "1"}
+    port = free_port()
+    cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
+           "--server.port", str(port), "--server.address", "127.0.0.1", "--server.fileWatcherType", "none",
+           "--browser.gatherUsageStats", "false"]
+    url = f"http://127.0.0.1:{port}"
+    with open(log_path, "wb") as log:
+        proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+                                stdin=subprocess.DEVNULL, start_new_session=True)
+    try:
+        if tiny:
+            build_tiny_checkpoints(tmp, request.getfixturevalue("toy_pairs"))
+        deadline = time.monotonic() + HEALTH_TIMEOUT_S
+        while not healthy(url):
+            if proc.poll() is not None:
+                pytest.fail(f"streamlit exited with {proc.returncode} before it was healthy:\n{tail(log_path)}")
+            if time.monotonic() > deadline:
+                pytest.fail(f"streamlit not healthy after {HEALTH_TIMEOUT_S} s:\n{tail(log_path)}")
+            time.sleep(0.2)
+        yield url, folder
+    finally:
+        stop(proc)
+        if proc.returncode not in (0, -signal.SIGTERM):
+            print(f"streamlit exited with {proc.returncode}:\n{tail(log_path)}", file=sys.stderr)
+
+
+@pytest.fixture(scope="module")
+def served(server) -> Path:
+    """The checkpoints folder the server serves."""
+    return server[1]
+
+
+def stop(proc: subprocess.Popen) -> None:
+    """SIGTERM to the server's own process group (it was started in a new session), SIGKILL after 10 s."""
+    if proc.poll() is not None:
+        return
+    for sig, wait_s in ((signal.SIGTERM, 10), (signal.SIGKILL, 10)):
+        try:
+            os.killpg(proc.pid, sig)
+        except ProcessLookupError:
+            return
+        try:
+            proc.wait(wait_s)
+            return
+        except subprocess.TimeoutExpired:
+            continue
+
+
+def tail(path: Path, n: int = 4000) -> str:
+    try:
+        return path.read_text(encoding="utf-8", errors="replace")[-n:]
+    except OSError:
+        return "(no log)"
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not (os.path.isfile(CHROMIUM) and os.access(CHROMIUM, os.X_OK)):
+        pytest.fail(f"{CHROMIUM} not found: the browser tests need Debian's chromium "
+                    "(`make test` installs it as root; else `sudo apt-get install chromium fonts-noto-cjk`)",
+                    pytrace=False)
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.fail("playwright is not installed: `make test` (requirements-dev.txt) installs it", pytrace=False)
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+class Session:
+    """One browser tab = one Streamlit session in one language, kept for the module (a first page load costs
+    seconds on a loaded machine); dialogs are recorded and dismissed, never shown."""
+
+    def __init__(self, browser, server: str, lang: str, model: str):
+        self.lang, self.server = lang, server
+        self.model = model                  # this session's model: the first bundled one, see choose_model
+        self.context = browser.new_context(viewport=VIEWPORT)
+        self.context.set_default_timeout(RUN_TIMEOUT_S * 1000)
+        self.page = self.context.new_page()
+        self.dialogs: list[str] = []
+        self.page.on("dialog", lambda d: (self.dialogs.append(d.message), d.dismiss()))
+        self.opened = False
+        query = "" if lang == "ko" else f"?lang={lang}"          # Korean is the default: no ?lang=
+        self.page.goto(f"{server}/{query}", wait_until="commit")   # loads while the other tab works
+
+    def home(self) -> "Session":
+        """The home page: the first load's end the first time, then via the sidebar navigation."""
+        if not self.opened:
+            self.opened = True              # a failed first load fails one test; the next ones use the nav
+            wait_for_page(self.page, self.lang, "translate", FIRST_RUN_TIMEOUT_S)
+        elif self.title() != I18N[self.lang]["translate.title"]:
+            self.go(*PAGES[0])
+        return self
+
+    def title(self) -> str:
+        h1 = self.page.query_selector("h1")
+        return h1.inner_text().strip() if h1 else ""
+
+    def click_nav(self, url_path: str) -> None:
+        """The sidebar link of a page of app.PAGES (the home page's link is the server's root)."""
+        index = [url for url, _ in PAGES].index(url_path)
+        self.page.locator('[data-testid="stSidebarNavLink"]').nth(index).click()
+
+    def go(self, url_path: str, key: str) -> None:
+        """Click the page's link in the sidebar navigation (same session) and wait for it."""
+        self.click_nav(url_path)
+        wait_for_page(self.page, self.lang, key)
+
+
+@pytest.fixture(scope="module")
+def sessions(browser, server, served):
+    """sessions(lang) -> that language's tab, on its home page.  Both tabs start loading at once."""
+    opened: dict[str, Session] = {}
+
+    def get(lang: str) -> Session:
+        return opened[lang].home()
+
+    try:
+        for lang in ("ko", "en"):
+            opened[lang] = Session(browser, server[0], lang, active_model(served))
+        yield get
+    finally:
+        for s in opened.values():
+            s.context.close()
+
+
+# ---------------------------------------------------------------- helpers
+
+WAIT_FOR_PAGE = """([title]) => {
+    if (document.querySelector('[data-testid="stException"]')) return true;
+    const app = document.querySelector('[data-testid="stApp"]');
+    const h1 = document.querySelector('h1');
+    return !!app && app.getAttribute('data-test-script-state') === 'notRunning'
+           && !!h1 && h1.innerText.trim() === title;
+}"""
+
+
+def exceptions(page) -> list[str]:
+    return [e.inner_text()[:1500] for e in page.query_selector_all('[data-testid="stException"]')]
+
+
+def wait_for_page(page, lang: str, key: str, timeout_s: float = RUN_TIMEOUT_S) -> None:
+    """Until the page's title is drawn and its script run is over (or an exception is shown)."""
+    title = I18N[lang][f"{key}.title"]
+    try:
+        page.wait_for_function(WAIT_FOR_PAGE, arg=[title], timeout=timeout_s * 1000, polling=100)
+    except Exception as err:
+        h1 = page.query_selector("h1")
+        raise AssertionError(f"{key} ({lang}): no title {title!r} or run not over after {timeout_s} s "
+                             f"(h1: {h1.inner_text() if h1 else None!r}, url {page.url})") from err
+    assert not exceptions(page), f"{key} ({lang}): {exceptions(page)}"
+
+
+def nav_labels(page) -> list[str]:
+    return page.eval_on_selector_all('[data-testid="stSidebarNavLink"]',
+                                     "els => els.map(a => a.innerText.trim().split('\\n').pop().trim())")
+
+
+def unlabel(text: str) -> str:
+    """A plotly label as the user sees it: HTML entities decoded, the zero-width spaces that keep repeated
+    pieces distinct removed."""
+    return html.unescape(str(text)).replace("\u200b", "")
+
+
+def source_pieces(served: Path, model: str, text: str) -> list[str]:
+    """The encoder's pieces for text, from the tokenizer of the checkpoint the server uses."""
+    from transformer_core.config import ModelConfig
+    from transformer_core.tokenizer import Tokenizer
+    from transformer_core.translate import source_ids
+
+    tok = Tokenizer.load(served / model / "spm.model")
+    max_len = ModelConfig.load(served / model / "config.json").max_len
+    return tok.pieces(source_ids(tok, text, max_len)[0])
+
+
+# The home page is done with a sentence when the run is over, the translation box has text and a drawn
+# plotly chart has a heatmap with the sentence's source pieces on both axes (the encoder self-attention).
+TRANSLATED = """([pieces]) => {
+    const app = document.querySelector('[data-testid="stApp"]');
+    if (!app || app.getAttribute('data-test-script-state') !== 'notRunning') return false;
+    if (document.querySelector('[data-testid="stException"]')) return true;
+    const box = document.querySelector('.st-key-translation');
+    if (!box || !box.innerText.trim()) return false;
+    const clean = s => { const t = document.createElement('textarea'); t.innerHTML = String(s);
+                         return t.value.replaceAll('\\u200b', ''); };
+    const labels = v => JSON.stringify(Array.isArray(v) || ArrayBuffer.isView(v) ? [...v].map(clean) : []);
+    const want = JSON.stringify(pieces);
+    return [...document.querySelectorAll('.js-plotly-plot')].some(g => g._fullLayout && (g.data || []).some(
+        t => labels(t.x) === want && labels(t.y) === want));
+}"""
+
+PLOTS = """() => { const list = v => Array.isArray(v) || ArrayBuffer.isView(v) ? [...v].map(String) : [];
+  return [...document.querySelectorAll('.js-plotly-plot')].filter(g => g._fullLayout).map(g => ({
+    traces: (g.data || []).map(t => ({type: t.type, x: list(t.x), y: list(t.y)})),
+    ticks: [...g.querySelectorAll('.xaxislayer-above text, .yaxislayer-above text')].map(t => t.textContent),
+    texts: [...g.querySelectorAll('svg text')].map(t => t.textContent)})); }"""
+
+
+def translate(session: Session, text: str, pieces: list[str]) -> str:
+    """Type text into the sentence box + Enter; wait until its translation and attention are drawn.
+    Returns the translation: the box's text without its caption line."""
+    page = session.page
+    box = page.get_by_test_id("stTextInputField")
+    box.fill(text)
+    box.press("Enter")
+    try:
+        page.wait_for_function(TRANSLATED, arg=[pieces], timeout=RUN_TIMEOUT_S * 1000, polling=100)
+    except Exception as err:
+        raise AssertionError(f"no translation with a heatmap over the source pieces {pieces} after "
+                             f"{RUN_TIMEOUT_S} s") from err
+    assert not exceptions(page), exceptions(page)
+    box = page.locator(".st-key-translation")
+    captions = [c.strip() for c in box.locator('[data-testid="stCaptionContainer"]').all_inner_texts()]
+    assert captions and captions[0].startswith(I18N[session.lang]["translate.output"].split("(")[0]), captions
+    got = "\n".join(line.strip() for line in box.inner_text().splitlines()
+                    if line.strip() and line.strip() not in captions)
+    empty = I18N[session.lang]["translate.empty_output"].replace("*", "").replace("`", "")
+    assert got and got != empty, f"no translation in the box: {box.inner_text()!r}"
+    return got
+
+
+def active_model(served: Path) -> str:
+    """The model a new session starts on (pages.ui.model_state.active_key): the first bundled one."""
+    return bundled_names(served)[0]
+
+
+def choose_model(session: Session, name: str) -> None:
+    """Make a bundled checkpoint this session's model on the Models page, then back to the home page."""
+    page = session.page
+    session.go("checkpoints", "models")
+    page.locator(".st-key-models_select").click()
+    page.get_by_role("option", name=f"📦 {name}", exact=True).click()
+    page.wait_for_function("""([n]) => document.querySelector('[data-testid="stApp"]')
+        .getAttribute('data-test-script-state') === 'notRunning'
+        && document.querySelector('.st-key-models_select input')?.value.endsWith(n)""", arg=[name], polling=100)
+    session.model = name
+    session.go(*PAGES[0])
+
+
+def screenshot(session: Session, served: Path) -> None:
+    """docs/screenshot(_en).png: the home page after SENTENCE with the bundled ende model.  Without that model
+    only this step is skipped (nothing written); the test's own checks have run already."""
+    path = SCREENSHOTS[session.lang]
+    if served != BUNDLED_DIR or SCREENSHOT_MODEL not in bundled_names(served):
+        print(f"no bundled checkpoints/{SCREENSHOT_MODEL}: {path.name} not written", file=sys.stderr)
+        return
+    page = session.page
+    if session.model != SCREENSHOT_MODEL:
+        choose_model(session, SCREENSHOT_MODEL)
+        translate(session, SENTENCE, source_pieces(served, SCREENSHOT_MODEL, SENTENCE))
+    page.evaluate("() => { document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0); }")
+    page.mouse.move(VIEWPORT["width"] - 1, VIEWPORT["height"] - 1)
+    page.evaluate("() => document.fonts.ready.then(() => true)")
+    page.wait_for_function("""() => [...document.querySelectorAll('[data-testid="stPlotlyChart"]')]
+        .every(c => c.querySelector('.js-plotly-plot') && c.querySelector('.js-plotly-plot')._fullLayout)""",
+                           polling=100)
+    path.parent.mkdir(exist_ok=True)
+    page.screenshot(path=str(path), animations="disabled")     # e.g. the input's focus colour fading out
+
+
+def assert_no_markup_rendered(session: Session, where: str) -> None:
+    """No element made from the text: no <img src=x>, no onerror, no <b>x</b> (HTML or plotly bold), no dialog."""
+    found = session.page.evaluate("""() => ({
+        img: [...document.querySelectorAll('img')].filter(i => i.getAttribute('src') === 'x').length,
+        onerror: document.querySelectorAll('[onerror]').length,
+        script: [...document.querySelectorAll('script')].filter(s => s.textContent.includes('alert(')).length,
+        bold: [...document.querySelectorAll('b, strong')].filter(b => b.textContent.trim() === 'x').length,
+        svg_bold: [...document.querySelectorAll('svg tspan')].filter(t => t.textContent === 'x'
+                   && /bold/.test(t.getAttribute('style') || '')).length})""")
+    assert found == {"img": 0, "onerror": 0, "script": 0, "bold": 0, "svg_bold": 0}, (where, found)
+    assert not session.dialogs, (where, session.dialogs)
+
+
+# ---------------------------------------------------------------- tests
+
+def test_home_page_in_korean_translates_and_draws_the_attention(sessions, served):
+    ko = sessions("ko")                                   # no ?lang=: Korean is the default
+    page = ko.page
+    assert ko.title() == I18N["ko"]["translate.title"]
+    assert nav_labels(page) == [I18N["ko"][f"nav.{key}"] for _, key in PAGES]
+    assert page.locator(".st-key-lang input").input_value() == I18N["ko"]["lang.ko"]
+    pieces = source_pieces(served, ko.model, SENTENCE)
+    assert translate(ko, SENTENCE, pieces)
+
+    plots = page.evaluate(PLOTS)
+    assert plots, "no plotly chart drawn"
+    # the heatmaps over the source (encoder self-attention, the open tab): every trace's axes are the pieces,
+    # and what plotly drew on those axes (it may leave some category ticks out) is among them
+    source = [p for p in plots if p["traces"] and all([unlabel(s) for s in t["x"]] == pieces
+                                                      and [unlabel(s) for s in t["y"]] == pieces for t in p["traces"])]
+    assert source, [[t["x"] for t in p["traces"]] for p in plots]
+    drawn = [t.replace("\u200b", "") for p in source for t in p["ticks"]]
+    assert drawn and set(drawn) <= set(pieces), drawn
+    assert pieces[0] in drawn, drawn                     # <s>: a piece that looks like markup, drawn as text
+    assert_no_markup_rendered(ko, "home")
+    screenshot(ko, served)
+
+
+def test_english_ui_with_lang_en(sessions, served):
+    en = sessions("en")
+    page = en.page
+    assert en.title() == I18N["en"]["translate.title"]
+    assert nav_labels(page) == [I18N["en"][f"nav.{key}"] for _, key in PAGES]
+    assert page.locator(".st-key-lang input").input_value() == I18N["en"]["lang.en"]
+    assert translate(en, SENTENCE, source_pieces(served, en.model, SENTENCE))
+    screenshot(en, served)
+
+
+def test_every_page_opens_without_an_exception_in_both_languages(sessions, served):
+    """One pass through the navigation in two tabs at once (ko, en): click both, then wait for both."""
+    from transformer_core.checkpoint import CARD
+
+    tabs = [sessions("ko"), sessions("en")]
+    for url_path, key in PAGES[1:]:
+        for s in tabs:
+            s.click_nav(url_path)
+        for s in tabs:
+            t0 = time.monotonic()
+            wait_for_page(s.page, s.lang, key)
+            print(f"{s.lang} {url_path}: {time.monotonic() - t0:.1f} s", file=sys.stderr)
+            assert_no_markup_rendered(s, f"{url_path} ({s.lang})")
+            if s.lang == "en":
+                assert "lang=en" in s.page.url, (url_path, s.page.url)
+            card = served / s.model / CARD
+            if url_path == "checkpoints" and card.is_file() and MARKUP in card.read_text(encoding="utf-8"):
+                assert MARKUP in s.page.inner_text("body"), "the model card's HTML is not shown as text"
+
+
+def test_markup_in_tokens_is_shown_as_text(sessions, served):
+    ko = sessions("ko")
+    page = ko.page
+    model = ko.model
+    pieces = source_pieces(served, model, MARKUP)
+    assert translate(ko, MARKUP, pieces)
+    assert_no_markup_rendered(ko, "home, token view")
+    # example buttons (markdown-escaped) show their markup as text
+    examples_file = served / model / "examples.json"
+    examples = json.loads(examples_file.read_text()) if examples_file.is_file() else []
+    if any(e.get("src") == MARKUP for e in examples):
+        assert page.get_by_role("button", name=MARKUP, exact=True).count() == 1
+    # the alignment tab writes the source WORDS: with a tokenizer that knows every character of MARKUP
+    # (the tiny one), the words "<b>x</b>" and "onerror=alert(1)>" must be drawn literally, not as bold "x"
+    page.get_by_role("tab", name=I18N["ko"]["translate.align.tab"]).click()
+    knows_markup = "<unk>" not in pieces and any("<" in p for p in pieces)     # the tiny model: yes
+    words = ["<b>x</b>", "onerror=alert(1)>"] if knows_markup else []
+    try:
+        page.wait_for_function("""([words]) => {
+            const app = document.querySelector('[data-testid="stApp"]');
+            if (app.getAttribute('data-test-script-state') !== 'notRunning') return false;
+            const g = [...document.querySelectorAll('.js-plotly-plot')].find(
+                g => g._fullLayout && (g.data || []).some(t => t.mode === 'text'));   // the words, as scatter text
+            if (!g) return false;
+            const texts = [...g.querySelectorAll('svg text')].map(t => t.textContent);
+            return words.every(w => texts.includes(w)); }""",
+                               arg=[words], timeout=RUN_TIMEOUT_S * 1000, polling=100)
+    except Exception as err:
+        texts = page.eval_on_selector_all(".js-plotly-plot svg text", "els => els.map(t => t.textContent)")
+        raise AssertionError(f"alignment words {words} not drawn as text; drawn: {texts}") from err
+    assert not exceptions(page), exceptions(page)
+    assert_no_markup_rendered(ko, "home, alignment")
+    # the sentence is shared: the decoding page lists its pieces and the output step by step
+    ko.go(*PAGES[1])
+    assert_no_markup_rendered(ko, PAGES[1][0])
