@@ -147,7 +147,8 @@ def expected(ckpt, text: str) -> dict:
 DONE_JS = r"""([exp]) => {
   // Kept cheap, as it runs on every frame of the page it measures: the label work is done once per
   // rendered figure (gd._fullData is a new array whenever plotly draws new data), a passed check is
-  // remembered for that figure, and the charts are only looked at once the translation shows.
+  // remembered for that figure (until RESET_JS, before the next sentence), and the charts are only
+  // looked at once the translation shows.
   const now = performance.now();
   const marks = window.__atlasMarks || (window.__atlasMarks = {});
   const seen = window.__atlasSeen || (window.__atlasSeen = new WeakMap());
@@ -228,7 +229,7 @@ LISTEN_JS = """() => { window.__atlasT0 = null; window.__atlasLastChange = null;
   new MutationObserver(() => { window.__atlasLastChange = performance.now(); })
     .observe(main, {subtree: true, childList: true, attributes: true, characterData: true}); }"""
 RESET_JS = """() => { window.__atlasT0 = null; window.__atlasMarks = {}; window.__atlasLastChange = null;
-                      window.__atlasSawRun = false; window.__atlasWs = []; }"""
+                      window.__atlasSawRun = false; window.__atlasWs = []; window.__atlasSeen = new WeakMap(); }"""
 # Before the app's own code: the arrival time and size of every WebSocket message from the server.
 WS_JS = """(() => { const Native = window.WebSocket; window.__atlasWs = [];
   window.WebSocket = function (...args) {
