@@ -10,7 +10,7 @@ path; Playwright never downloads a browser).  No Chromium or no Playwright FAILS
     markup in token text           <b>x</b> <img src=x onerror=alert(1)> typed, as an example button and in
                                    the model card: drawn as text, never as HTML (no <img>, nothing bold,
                                    no dialog) on the home page (tokens and alignment words), decoding, models
-    docs/screenshot.png, _en.png   1400×900, the home page after "I like apples." with the bundled
+    docs/screenshot.png, _en.png   1400×1700, the home page after "I like apples." with the bundled
                                    checkpoints/ende; without it only this step is skipped, nothing written
 
 One server and two browser tabs (ko, en: two Streamlit sessions, loading at once) serve the whole module:
@@ -43,6 +43,7 @@ CHROMIUM = os.environ.get("ATLAS_CHROMIUM") or "/usr/bin/chromium"   # Debian's;
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 VIEWPORT = {"width": 1400, "height": 900}
+SCREENSHOT_VIEWPORT = {"width": 1400, "height": 1700}
 BUNDLED_DIR = ROOT / "checkpoints"
 SCREENSHOT_MODEL = "ende"
 SCREENSHOTS = {"ko": ROOT / "docs" / "screenshot.png", "en": ROOT / "docs" / "screenshot_en.png"}
@@ -384,14 +385,16 @@ def screenshot(session: Session, served: Path) -> None:
     if session.model != SCREENSHOT_MODEL:
         choose_model(session, SCREENSHOT_MODEL)
         translate(session, SENTENCE, source_pieces(served, SCREENSHOT_MODEL, SENTENCE))
+    page.set_viewport_size(SCREENSHOT_VIEWPORT)               # tall enough to show the heatmap grid
     page.evaluate("() => { document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0); }")
-    page.mouse.move(VIEWPORT["width"] - 1, VIEWPORT["height"] - 1)
+    page.mouse.move(SCREENSHOT_VIEWPORT["width"] - 1, SCREENSHOT_VIEWPORT["height"] - 1)
     page.evaluate("() => document.fonts.ready.then(() => true)")
     page.wait_for_function("""() => [...document.querySelectorAll('[data-testid="stPlotlyChart"]')]
         .every(c => c.querySelector('.js-plotly-plot') && c.querySelector('.js-plotly-plot')._fullLayout)""",
                            polling=100)
     path.parent.mkdir(exist_ok=True)
     page.screenshot(path=str(path), animations="disabled")     # e.g. the input's focus colour fading out
+    page.set_viewport_size(VIEWPORT)
 
 
 def assert_no_markup_rendered(session: Session, where: str) -> None:
