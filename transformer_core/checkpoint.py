@@ -58,6 +58,7 @@ def save_checkpoint(folder: str | Path, model: Transformer, tokenizer_file: str 
     model.cfg.save(folder / CONFIG)
     state = {k: v.detach().contiguous().cpu() for k, v in model.state_dict().items()}
     save_file(state, str(folder / WEIGHTS), metadata={"format": "pt"})
+    (folder / WEIGHTS).chmod(0o644)  # safetensors writes 0600; an unprivileged server (Docker) must read it
     if Path(tokenizer_file).resolve() != (folder / TOKENIZER).resolve():
         shutil.copyfile(tokenizer_file, folder / TOKENIZER)
     if card is not None:
