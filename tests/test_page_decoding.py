@@ -1,7 +1,5 @@
 """The step-by-step decoding page with AppTest in both languages: its figures and tables are the
 StepTrace numbers of translate(…, trace=True)."""
-import json
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -10,9 +8,10 @@ from pages.ui import figures
 from transformer_core.checkpoint import load_checkpoint
 from transformer_core.translate import translate
 
+from apppages import chart_spec as spec, open_app
+
 pytestmark = pytest.mark.usefixtures("one_thread")
 
-APP = str(Path(__file__).resolve().parents[1] / "app.py")
 PAGE = "pages/decoding.py"
 
 
@@ -22,22 +21,7 @@ def ckpt(toy_checkpoints):
 
 
 def app(lang: str, **state):
-    from streamlit.testing.v1 import AppTest
-
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.session_state["lang"] = lang
-    for key, value in state.items():
-        at.session_state[key] = value
-    at.run()
-    at.switch_page(PAGE)
-    return at.run()
-
-
-def spec(at, key: str) -> dict:
-    for chart in at.get("plotly_chart"):
-        if chart.key == key:
-            return json.loads(chart.proto.spec)
-    raise AssertionError(f"no chart {key}")
+    return open_app(lang, PAGE, **state)
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])

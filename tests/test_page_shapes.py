@@ -1,7 +1,5 @@
 """The Multi-head & shapes page with AppTest in both languages: shapes read off the recorded tensors,
 the figures drawn from the real Q/K/V, FFN activations and Add & Norm states of one full trace."""
-import json
-from pathlib import Path
 
 import numpy as np
 import plotly.graph_objects as go
@@ -12,9 +10,10 @@ from transformer_core import explain
 from transformer_core.checkpoint import load_checkpoint
 from transformer_core.translate import translate
 
+from apppages import chart_spec as spec, open_app
+
 pytestmark = pytest.mark.usefixtures("one_thread")
 
-APP = str(Path(__file__).resolve().parents[1] / "app.py")
 PAGE = "pages/shapes.py"
 SHAPE_COL = {"ko": "실제 모양", "en": "actual shape"}
 RECORD_COL = {"ko": "기록된 텐서", "en": "recorded tensor"}
@@ -31,22 +30,7 @@ def reference(ckpt, text):
 
 
 def app(lang: str, **state):
-    from streamlit.testing.v1 import AppTest
-
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.session_state["lang"] = lang
-    for key, value in state.items():
-        at.session_state[key] = value
-    at.run()
-    at.switch_page(PAGE)
-    return at.run()
-
-
-def spec(at, key: str) -> dict:
-    for chart in at.get("plotly_chart"):
-        if chart.key == key:
-            return json.loads(chart.proto.spec)
-    raise AssertionError(f"no chart {key}")
+    return open_app(lang, PAGE, **state)
 
 
 def frame(at, n: int):

@@ -1,7 +1,6 @@
 """The Translate & attention page (home) with AppTest in both languages, and its figure builders on
 the data they draw: the heatmap z is the model's attention from one teacher-forced trace."""
 import json
-from pathlib import Path
 
 import numpy as np
 import plotly.graph_objects as go
@@ -13,9 +12,10 @@ from transformer_core import explain
 from transformer_core.checkpoint import load_checkpoint
 from transformer_core.translate import translate
 
+from apppages import chart_spec as spec, open_app
+
 pytestmark = pytest.mark.usefixtures("one_thread")
 
-APP = str(Path(__file__).resolve().parents[1] / "app.py")
 KINDS = explain.ATTENTION_KINDS
 TAB = {"ko": {"enc_self": "인코더 셀프 어텐션", "dec_self": "마스크드 디코더 셀프 어텐션", "cross": "인코더-디코더 어텐션",
               "align": "정렬: 원문 ↔ 번역 단어"},
@@ -38,20 +38,7 @@ def reference(ckpt, text: str, beam: int = 1, heads_off=None):
 
 
 def app(lang: str, **state):
-    from streamlit.testing.v1 import AppTest
-
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.session_state["lang"] = lang
-    for key, value in state.items():
-        at.session_state[key] = value
-    return at.run()
-
-
-def spec(at, key: str) -> dict:
-    for chart in at.get("plotly_chart"):
-        if chart.key == key:
-            return json.loads(chart.proto.spec)
-    raise AssertionError(f"no chart {key}; have {[c.key for c in at.get('plotly_chart')]}")
+    return open_app(lang, **state)
 
 
 def translation_text(at) -> str:
