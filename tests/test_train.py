@@ -5,6 +5,7 @@ import shutil
 
 import pytest
 import torch
+from safetensors.torch import load_file, save_file
 from torch import nn
 
 from transformer_core.batching import collate
@@ -13,7 +14,7 @@ from transformer_core.config import ModelConfig
 from transformer_core.decoding import greedy_decode, greedy_decode_batch
 from transformer_core.model import Transformer
 from transformer_core.schedule import lrate
-from transformer_core.train import batch_loss, main
+from transformer_core.train import average_weights, batch_loss, main
 
 pytestmark = pytest.mark.usefixtures("one_thread")
 
@@ -82,7 +83,7 @@ def test_train_main_logs_resumes_and_exports(tmp_path, toy_pairs, toy_spm, capsy
     args = ["--data", str(data), "--out", str(out), "--d-model", "16", "--heads", "2",
             "--encoder-layers", "1", "--decoder-layers", "1", "--d-ff", "32", "--max-len", "40",
             "--max-tokens", "300", "--warmup", "4", "--log-every", "2", "--valid-every", "3",
-            "--save-every", "3", "--bleu-sentences", "4", "--test-beam", "2", "--device", "cpu"]
+            "--save-every", "3", "--bleu-sentences", "4", "--test-beam", "2", "--device", "cpu", "--average", "2"]
     assert main(args + ["--steps", "6"]) == 0
     first = _log(out / LOG)
     assert torch.load(out / "state.pt", weights_only=True)["step"] == 6
@@ -121,3 +122,36 @@ def test_train_main_logs_resumes_and_exports(tmp_path, toy_pairs, toy_spm, capsy
     assert f"| BLEU | {test['bleu']:.2f} | `{test['bleu_signature']}` |" in card
     assert "tok:13a" in test["bleu_signature"] and "version:" in test["bleu_signature"]
     assert (out / "checkpoint" / LOG).read_text(encoding="utf-8") == (out / LOG).read_text(encoding="utf-8")
+
+    # --average 2: the weights of the last two saves (steps 6 and 9) are kept, averaged and validated
+    snapshots = sorted(out.glob("snapshots/step_*.safetensors"))
+    assert [f.name for f in snapshots] == ["step_000006.safetensors", "step_000009.safetensors"]
+    selection = training["selection"]
+    best_line = max(valid_lines, key=lambda r: r["bleu"])
+    assert selection["best"] == {"step": best_line["step"], "valid_bleu": best_line["bleu"]}
+    assert selection["average"]["steps"] == [6, 9] and 0 <= selection["average"]["valid_bleu"] <= 100
+    assert selection["chosen"] == ("average" if selection["average"]["valid_bleu"] > best_line["bleu"] else "best")
+    exported = load_file(str(out / "checkpoint" / "model.safetensors"))
+    if selection["chosen"] == "average":
+        a, b = (load_file(str(f)) for f in snapshots)
+        expected = {k: (a[k].double() + b[k].double()).div(2).float() for k in a}
+    else:
+        expected = load_file(str(out / "best" / "model.safetensors"))
+    assert expected.keys() == exported.keys()
+    assert all(torch.equal(expected[k], exported[k]) for k in expected)
+    assert "exported weights" in card and f"at step {best_line['step']}" in card
+
+    assert main(args + ["--steps", "10"]) == 0                              # nothing left to train: export only
+    assert _log(out / LOG) == log                                            # no second validation line
+
+
+def test_average_weights_is_the_elementwise_mean(tmp_path):
+    tensors = [{"w": torch.tensor([1.0, 2.0]), "b": torch.tensor([[0.5]])},
+               {"w": torch.tensor([3.0, -2.0]), "b": torch.tensor([[1.5]])},
+               {"w": torch.tensor([2.0, 3.0]), "b": torch.tensor([[-0.5]])}]
+    files = []
+    for i, t in enumerate(tensors):
+        save_file(t, str(tmp_path / f"step_{i}.safetensors"))
+        files.append(tmp_path / f"step_{i}.safetensors")
+    mean = average_weights(files)
+    assert torch.equal(mean["w"], torch.tensor([2.0, 1.0])) and torch.equal(mean["b"], torch.tensor([[0.5]]))

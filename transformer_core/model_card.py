@@ -25,6 +25,21 @@ def _source_section(source: dict) -> str:
     return "\n\n".join(parts)
 
 
+def _weights_row(selection: dict | None) -> str:
+    """Which weights were exported: the best validation checkpoint, or the average of the last saves."""
+    if not selection:
+        return "the checkpoint with the best validation BLEU"
+    best = selection["best"]
+    text = f"best validation BLEU {best['valid_bleu']:.2f} at step {best['step']}"
+    if "average" in selection:
+        avg = selection["average"]
+        steps = avg["steps"]
+        text = (f"average of the weights at steps {', '.join(map(str, steps))}: validation BLEU "
+                f"{avg['valid_bleu']:.2f}, against the {text}")
+        text += "; the average was exported" if selection["chosen"] == "average" else "; the best was exported"
+    return text
+
+
 def render_card(t: dict) -> str:
     cfg, data, test = t["config"], t["data"], t["test"]
     m = data["manifest"]
@@ -67,6 +82,7 @@ it is not redistributed with this checkpoint. Counts after each step of the pipe
 | batch | {t['args']['max_tokens']} tokens per side × {t['args']['accum']} accumulation |
 | schedule | lrate = {t['args']['lr_scale']} · d_model^-0.5 · min(step^-0.5, step · {t['args']['warmup']}^-1.5) |
 | label smoothing / dropout | {t['args']['label_smoothing']} / {cfg['dropout']} |
+| exported weights | {_weights_row(t.get('selection'))} |
 | torch | {t['torch']} |
 
 ## Test results

@@ -6,8 +6,11 @@ residual dropout 0.1, token-based batches from length buckets.
 
 The run folder gets state.pt (resumable: rerun the same command to continue), train_log.jsonl
 (one JSON object per line: step, lr, loss, tokens_per_s, elapsed; validation lines add valid_loss
-and bleu) and best/ (the checkpoint with the best validation BLEU).  At the end the best checkpoint
-is scored on the test split and exported, with its MODEL_CARD.md, to --export.
+and bleu) and best/ (the checkpoint with the best validation BLEU).  With --average N it also keeps
+the weights of the last N resumable saves in snapshots/ and, at the end, averages them (the paper's
+base models average the last 5 checkpoints, §6.1); the average replaces best/ when its validation
+BLEU is higher.  The chosen weights are scored on the test split and exported, with MODEL_CARD.md and
+training.json (which records the choice), to --export.
 """
 from __future__ import annotations
 
@@ -25,6 +28,8 @@ import torch
 import torch.distributed as dist
 from torch import nn
 from tqdm import tqdm
+
+from safetensors.torch import load_file, save_file
 
 from .batching import collate, make_batches
 from .checkpoint import LOG, TOKENIZER, TRAINING, load_checkpoint, save_checkpoint
@@ -66,6 +71,8 @@ def parse_args(argv=None):
     r.add_argument("--valid-every", type=int, default=500)
     r.add_argument("--bleu-sentences", type=int, default=500, help="valid sentences decoded for BLEU")
     r.add_argument("--save-every", type=int, default=250, help="steps between resumable saves")
+    r.add_argument("--average", type=int, default=1, metavar="N",
+                   help="export the average of the weights at the last N saves if it validates better")
     r.add_argument("--seed", type=int, default=1)
     r.add_argument("--device", default="auto", help="auto, cpu, cuda, cuda:1 …")
     r.add_argument("--threads", type=int, help="CPU threads (torch.set_num_threads)")
@@ -138,6 +145,33 @@ def save_state(path: Path, model, opt, step, epoch, elapsed, cpu, best_bleu):
     tmp.replace(path)                                            # atomic: never a half-written state
 
 
+def save_snapshot(folder: Path, model, step: int, keep: int) -> None:
+    """The weights at this step as folder/step_<step>.safetensors; only the last `keep` are kept."""
+    folder.mkdir(exist_ok=True)
+    save_file({k: v.detach().contiguous().cpu() for k, v in model.state_dict().items()},
+              str(folder / f"step_{step:06d}.safetensors"))
+    for old in sorted(folder.glob("step_*.safetensors"))[:-keep]:
+        old.unlink()
+
+
+def average_weights(files: list[Path]) -> dict[str, torch.Tensor]:
+    """The element-wise mean of several snapshots of the same model."""
+    total = {k: v.double() for k, v in load_file(str(files[0])).items()}
+    for f in files[1:]:
+        for k, v in load_file(str(f)).items():
+            total[k] += v.double()
+    return {k: (v / len(files)).float() for k, v in total.items()}
+
+
+def best_step(log_path: Path, best_bleu: float) -> int | None:
+    """The step of the first validation that reached best_bleu, from the training log."""
+    for line in log_path.read_text(encoding="utf-8").splitlines():
+        record = json.loads(line)
+        if record.get("bleu") == best_bleu:
+            return record["step"]
+    return None
+
+
 def main(argv=None) -> int:
     args = parse_args(argv)
     torch.manual_seed(args.seed)
@@ -192,6 +226,7 @@ def main(argv=None) -> int:
         return bool(late)
 
     model.train()
+    trained = False                                              # any step in this process (not just resumed)
     window_loss, window_tokens, window_time = 0.0, 0, 0.0   # since the last log line
     while step < args.steps and not timed_out():
         batches = make_batches(lengths, args.max_tokens, seed=args.seed + epoch)
@@ -209,6 +244,7 @@ def main(argv=None) -> int:
             opt.step()
             opt.zero_grad(set_to_none=True)
             step += 1
+            trained = True
             seconds = time.perf_counter() - clock                # training time only
             elapsed, window_time = elapsed + seconds, window_time + seconds
             cpu += time.process_time() - cpu_clock
@@ -231,13 +267,15 @@ def main(argv=None) -> int:
                 log.flush()
             if step % args.save_every == 0 and rank == 0:
                 save_state(state_path, model, opt, step, epoch, elapsed, cpu, best_bleu)
+                if args.average > 1:
+                    save_snapshot(out / "snapshots", model, step, args.average)
             if step >= args.steps or timed_out():
                 break
         else:
             epoch += 1
     bar.close()
     if rank == 0:
-        if step % args.valid_every:                                  # a last validation at the stop
+        if trained and step % args.valid_every:                      # a last validation at the stop
             valid_loss, bleu = validate(model, valid, valid_text, cfg, tok, args, device, amp)
             log.write(json.dumps({"step": step, "lr": lrate(step, cfg.d_model, args.warmup, args.lr_scale),
                                   "valid_loss": round(valid_loss, 4), "bleu": bleu,
@@ -247,16 +285,28 @@ def main(argv=None) -> int:
                 save_checkpoint(out / "best", model, data / TOKENIZER)
         log.close()
         save_state(state_path, model, opt, step, epoch, elapsed, cpu, best_bleu)
-        export(args, cfg, data, out, manifest, step, elapsed, cpu, device, world, len(train))
+        chosen = out / "best"
+        selection = {"best": {"step": best_step(out / LOG, best_bleu), "valid_bleu": best_bleu}, "chosen": "best"}
+        snapshots = sorted((out / "snapshots").glob("step_*.safetensors"))[-args.average:]
+        if args.average > 1 and len(snapshots) > 1:
+            model.load_state_dict(average_weights(snapshots))
+            _, bleu = validate(model, valid, valid_text, cfg, tok, args, device, amp)
+            selection["average"] = {"steps": [int(f.stem.split("_")[1]) for f in snapshots], "valid_bleu": bleu}
+            print(f"average of {len(snapshots)} snapshots: valid BLEU {bleu:.2f} (best {best_bleu:.2f})",
+                  file=sys.stderr)
+            if bleu > best_bleu:
+                chosen = save_checkpoint(out / "averaged", model, data / TOKENIZER)
+                selection["chosen"] = "average"
+        export(args, cfg, data, out, chosen, selection, manifest, step, elapsed, cpu, device, world, len(train))
     if world > 1:
         dist.destroy_process_group()
     return 0
 
 
-def export(args, cfg, data, out, manifest, step, elapsed, cpu, device, world, n_train):
-    """Score the best checkpoint on the test split and write it, with log and card, to --export."""
+def export(args, cfg, data, out, chosen, selection, manifest, step, elapsed, cpu, device, world, n_train):
+    """Score the chosen checkpoint on the test split and write it, with log and card, to --export."""
     target = Path(args.export) if args.export else out / "checkpoint"
-    best = load_checkpoint(out / "best")
+    best = load_checkpoint(chosen)
     test = read_split(data, "test", cfg.src_lang, cfg.tgt_lang)
     hyps = translate_lines(best, [s for s, _ in test], beam=args.test_beam)
     result = score(hyps, [t for _, t in test], cfg.tgt_lang)
@@ -265,7 +315,8 @@ def export(args, cfg, data, out, manifest, step, elapsed, cpu, device, world, n_
     training = {"data": {"folder": str(data), "manifest": manifest, "train_pairs_used": n_train},
                 "args": vars(args), "config": asdict(cfg), "steps": step,
                 "wall_time_s": round(elapsed, 1), "cpu_time_s": round(cpu, 1), "hardware": hardware, "world_size": world,
-                "parameters": best.model.num_parameters(), "test": {**result, "beam": args.test_beam},
+                "parameters": best.model.num_parameters(), "selection": selection,
+                "test": {**result, "beam": args.test_beam},
                 "torch": torch.__version__}
     target.mkdir(parents=True, exist_ok=True)
     save_checkpoint(target, best.model, data / TOKENIZER, card=render_card(training))
