@@ -45,21 +45,17 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
-import signal
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 
 from _common import ROOT, environment, percentile, summary, write_result
+from tests.streamlit_proc import CHROMIUM_ARGS, free_port, healthy, stop
 
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 VIEWPORT = {"width": 1400, "height": 900}
 TARGET_MS = 400.0
 SRC_TOKENS = 20                      # as the encoder sees them: BOS + 18 pieces + EOS
@@ -245,20 +241,6 @@ QUIET_MS = 300
 
 # ---------------------------------------------------------------- server
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def healthy(url: str) -> bool:
-    try:
-        with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r:
-            return r.status == 200
-    except OSError:
-        return False
-
-
 def process_tree(pid: int) -> list[int]:
     """pid and all its descendants (from /proc)."""
     children: dict[int, list[int]] = {}
@@ -359,20 +341,6 @@ def renice(pids: list[int], nice: int) -> None:
                 os.setpriority(os.PRIO_PROCESS, int(tid), nice)
             except OSError:
                 continue
-
-
-def stop(proc: subprocess.Popen) -> None:
-    """SIGTERM to the server's process group (started in its own session), SIGKILL after 10 s."""
-    for sig in (signal.SIGTERM, signal.SIGKILL):
-        if proc.poll() is not None:
-            return
-        try:
-            os.killpg(proc.pid, sig)
-            proc.wait(10)
-        except ProcessLookupError:
-            return
-        except subprocess.TimeoutExpired:
-            continue
 
 
 def snapshot(checkpoint: Path, folder: Path) -> Path:

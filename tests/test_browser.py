@@ -29,19 +29,16 @@ import html
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
-import urllib.request
 from pathlib import Path
 
 import pytest
+from streamlit_proc import CHROMIUM_ARGS, free_port, healthy, stop
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = os.environ.get("ATLAS_CHROMIUM") or "/usr/bin/chromium"   # Debian's; Playwright downloads none
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 VIEWPORT = {"width": 1400, "height": 900}
 SCREENSHOT_VIEWPORT = {"width": 1400, "height": 1700}
 BUNDLED_DIR = ROOT / "checkpoints"
@@ -106,20 +103,6 @@ def build_tiny_checkpoints(root: Path, toy_pairs) -> Path:
     return root / "checkpoints"
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def healthy(url: str) -> bool:
-    try:
-        with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r:
-            return r.status == 200
-    except OSError:
-        return False
-
-
 @pytest.fixture(scope="module")
 def server(request, tmp_path_factory):
     """`streamlit run app.py` on a free port -> (URL, the checkpoints folder it serves); killed at teardown
@@ -161,22 +144,6 @@ def server(request, tmp_path_factory):
 def served(server) -> Path:
     """The checkpoints folder the server serves."""
     return server[1]
-
-
-def stop(proc: subprocess.Popen) -> None:
-    """SIGTERM to the server's own process group (it was started in a new session), SIGKILL after 10 s."""
-    if proc.poll() is not None:
-        return
-    for sig, wait_s in ((signal.SIGTERM, 10), (signal.SIGKILL, 10)):
-        try:
-            os.killpg(proc.pid, sig)
-        except ProcessLookupError:
-            return
-        try:
-            proc.wait(wait_s)
-            return
-        except subprocess.TimeoutExpired:
-            continue
 
 
 def tail(path: Path, n: int = 4000) -> str:

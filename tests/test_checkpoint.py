@@ -282,25 +282,17 @@ def test_tokenizer_with_other_special_ids(saved, toy_pairs):
                                    "ids (-1, 0, 1, 2), expected (0, 1, 2, 3)")
 
 
-@pytest.mark.parametrize("content, message", [
-    ("[{\"src\": \"a\"", f"{EXAMPLES} is not valid JSON: "),
-    ('{"src": "a", "ref": "b"}', f"{EXAMPLES} must be a list of {{\"src\": …, \"ref\": …}} objects"),
-    ('["the cat"]', f"{EXAMPLES} must be a list of {{\"src\": …, \"ref\": …}} objects"),
-    ('[{"src": 5, "ref": "b"}]', f"{EXAMPLES} must be a list of {{\"src\": …, \"ref\": …}} objects"),
+@pytest.mark.parametrize("name, content, message", [
+    (EXAMPLES, "[{\"src\": \"a\"", f"{EXAMPLES} is not valid JSON: "),
+    (EXAMPLES, '{"src": "a", "ref": "b"}', f"{EXAMPLES} must be a list of {{\"src\": …, \"ref\": …}} objects"),
+    (EXAMPLES, '["the cat"]', f"{EXAMPLES} must be a list of {{\"src\": …, \"ref\": …}} objects"),
+    (EXAMPLES, '[{"src": 5, "ref": "b"}]', f"{EXAMPLES} must be a list of {{\"src\": …, \"ref\": …}} objects"),
+    (TRAINING, "{\"data\": ", f"{TRAINING} is not valid JSON: "),
+    (TRAINING, "[1, 2]", f"{TRAINING} must hold a JSON object"),
 ])
-def test_bad_examples(saved, content, message):
+def test_bad_examples_or_training_record(saved, name, content, message):
     folder, _ = saved
-    (folder / EXAMPLES).write_text(content)
-    assert _load_error(folder).startswith(message)
-
-
-@pytest.mark.parametrize("content, message", [
-    ("{\"data\": ", f"{TRAINING} is not valid JSON: "),
-    ("[1, 2]", f"{TRAINING} must hold a JSON object"),
-])
-def test_bad_training_record(saved, content, message):
-    folder, _ = saved
-    (folder / TRAINING).write_text(content)
+    (folder / name).write_text(content)
     assert _load_error(folder).startswith(message)
 
 

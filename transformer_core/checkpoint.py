@@ -50,15 +50,20 @@ class Checkpoint:
         return log if log.is_file() else None
 
 
+def save_weights(model: Transformer, path: Path) -> None:
+    """The model's state dict as one safetensors file."""
+    state = {k: v.detach().contiguous().cpu() for k, v in model.state_dict().items()}
+    save_file(state, str(path), metadata={"format": "pt"})
+    path.chmod(0o644)  # safetensors writes 0600; an unprivileged server (Docker) must read it
+
+
 def save_checkpoint(folder: str | Path, model: Transformer, tokenizer_file: str | Path,
                     card: str | None = None, examples: list[dict] | None = None) -> Path:
     """Write config, weights and tokenizer (and optionally card and examples) into folder."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     model.cfg.save(folder / CONFIG)
-    state = {k: v.detach().contiguous().cpu() for k, v in model.state_dict().items()}
-    save_file(state, str(folder / WEIGHTS), metadata={"format": "pt"})
-    (folder / WEIGHTS).chmod(0o644)  # safetensors writes 0600; an unprivileged server (Docker) must read it
+    save_weights(model, folder / WEIGHTS)
     if Path(tokenizer_file).resolve() != (folder / TOKENIZER).resolve():
         shutil.copyfile(tokenizer_file, folder / TOKENIZER)
     if card is not None:

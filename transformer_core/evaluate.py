@@ -16,6 +16,7 @@ from .checkpoint import CheckpointError, load_checkpoint
 from .data import read_split
 from .translate import translate_lines
 
+
 def bleu_tokenize(lang: str) -> str:
     """sacrebleu tokenizer for the target language: 13a, or MeCab-ko morphemes for Korean."""
     return "ko-mecab" if lang == "ko" else "13a"

@@ -33,8 +33,7 @@ def _weights_row(selection: dict | None) -> str:
     text = f"best validation BLEU {best['valid_bleu']:.2f} at step {best['step']}"
     if "average" in selection:
         avg = selection["average"]
-        steps = avg["steps"]
-        text = (f"average of the weights at steps {', '.join(map(str, steps))}: validation BLEU "
+        text = (f"average of the weights at steps {', '.join(map(str, avg['steps']))}: validation BLEU "
                 f"{avg['valid_bleu']:.2f}, against the {text}")
         text += "; the average was exported" if selection["chosen"] == "average" else "; the best was exported"
     return text

@@ -26,13 +26,12 @@ from pathlib import Path
 
 import torch
 import torch.distributed as dist
+from safetensors.torch import load_file
 from torch import nn
 from tqdm import tqdm
 
-from safetensors.torch import load_file, save_file
-
 from .batching import collate, make_batches
-from .checkpoint import LOG, TOKENIZER, TRAINING, load_checkpoint, save_checkpoint
+from .checkpoint import LOG, TOKENIZER, TRAINING, load_checkpoint, save_checkpoint, save_weights
 from .config import ModelConfig
 from .data import read_split
 from .decoding import greedy_decode_batch
@@ -148,8 +147,7 @@ def save_state(path: Path, model, opt, step, epoch, elapsed, cpu, best_bleu):
 def save_snapshot(folder: Path, model, step: int, keep: int) -> None:
     """The weights at this step as folder/step_<step>.safetensors; only the last `keep` are kept."""
     folder.mkdir(exist_ok=True)
-    save_file({k: v.detach().contiguous().cpu() for k, v in model.state_dict().items()},
-              str(folder / f"step_{step:06d}.safetensors"))
+    save_weights(model, folder / f"step_{step:06d}.safetensors")
     for old in sorted(folder.glob("step_*.safetensors"))[:-keep]:
         old.unlink()
 

@@ -16,7 +16,6 @@ from pathlib import Path
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-
 LANGS = ("ko", "en")
 DEFAULT_LANG = "ko"
 LANG_KEY = "lang"
