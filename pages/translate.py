@@ -12,27 +12,15 @@ import pandas as pd
 import streamlit as st
 
 from pages.ui import figures, model_state
-from pages.ui.export import matrix_frame, safe_filename, to_csv, to_json
+from pages.ui.export import matrix_frame
 from pages.ui.i18n import current_lang, strings, t
 from pages.ui.sentence import kind_label, layer_head_label, run_cached, sentence_input, truncation_notice
-from pages.ui.widgets import current_page, escape_md, figure_config, latex, page_header
+from pages.ui.widgets import download_buttons, escape_md, figure_config, latex, page_header
 from transformer_core import explain
 
 KINDS = explain.ATTENTION_KINDS
 LEVELS = ("token", "word")
 AVERAGE = -1
-
-
-def lazy_downloads(make_data, name: str, key: str) -> None:
-    """CSV / JSON buttons whose files are only built when clicked (full precision)."""
-    base = safe_filename(current_page(), name, current_lang())
-    with st.container(horizontal=True, gap="small"):
-        st.download_button(t("common.download_csv"), lambda: to_csv(make_data()), file_name=f"{base}.csv",
-                           mime="text/csv", key=f"{key}_csv", on_click="ignore", icon=":material/download:",
-                           type="tertiary")
-        st.download_button(t("common.download_json"), lambda: to_json(make_data()), file_name=f"{base}.json",
-                           mime="application/json", key=f"{key}_json", on_click="ignore",
-                           icon=":material/download:", type="tertiary")
 
 
 def chart(fig, name: str, key: str) -> None:
@@ -110,7 +98,7 @@ def kind_view(res: dict, kind: str, level: str, tgt_lang: str) -> None:
                                      y_title=y_title, colorbar_title=t("translate.weight"),
                                      title=t("translate.grid.title", kind=kind_label(kind)))
         chart(fig, f"{kind}_grid", key=f"tr_grid_{kind}")
-        lazy_downloads(lambda: grid_frames(w, q, k), f"{kind}_all_heads", key=f"tr_grid_dl_{kind}")
+        download_buttons(lambda: grid_frames(w, q, k), f"{kind}_all_heads", key=f"tr_grid_dl_{kind}")
     with f:
         fig = figures.attention_heatmap(w[layer, head], q, k, x_title=x_title, y_title=y_title,
                                         colorbar_title=t("translate.weight"),
@@ -118,7 +106,7 @@ def kind_view(res: dict, kind: str, level: str, tgt_lang: str) -> None:
                                                 head=layer_head_label(layer, head)))
         chart(fig, f"{kind}_{layer + 1}_{head + 1}", key=f"tr_focus_{kind}")
         one = w[layer, head]
-        lazy_downloads(lambda: matrix_frame(one, q, k), f"{kind}_L{layer + 1}_H{head + 1}", key=f"tr_focus_dl_{kind}")
+        download_buttons(lambda: matrix_frame(one, q, k), f"{kind}_L{layer + 1}_H{head + 1}", key=f"tr_focus_dl_{kind}")
     if kind == "cross":
         st.caption(t("translate.kind.cross.rows"))
         if tgt_lang == "ko":
@@ -144,7 +132,7 @@ def alignment_view(res: dict, tgt_lang: str, n_layers: int, n_heads: int) -> Non
     fig = figures.alignment_figure(w, src_words, tgt_words, threshold=threshold,
                                    src_title=t("translate.align.source"), tgt_title=t("translate.align.target"))
     chart(fig, "alignment", key="tr_align_fig")
-    lazy_downloads(lambda: matrix_frame(w, tgt_words, src_words), "alignment", key="tr_align_dl")
+    download_buttons(lambda: matrix_frame(w, tgt_words, src_words), "alignment", key="tr_align_dl")
     st.caption(t("translate.align.caption"))
 
 

@@ -5,6 +5,7 @@ path; Playwright never downloads a browser).  No Chromium or no Playwright FAILS
     home page, Korean by default   title, navigation and language box in Korean; a typed sentence + Enter
                                    draws a translation in .st-key-translation and the open tab's attention
                                    heatmaps, whose plotly data has the sentence's source pieces on both axes
+    downloads                      the focus heatmap's CSV and JSON buttons give the matrix it draws
     ?lang=en                       the same in English
     every page, both languages     one pass through the sidebar navigation, no [data-testid=stException]
     markup in token text           <b>x</b> <img src=x onerror=alert(1)> typed, as an example button and in
@@ -400,6 +401,40 @@ def test_home_page_in_korean_translates_and_draws_the_attention(sessions, served
     assert pieces[0] in drawn, drawn                     # <s>: a piece that looks like markup, drawn as text
     assert_no_markup_rendered(ko, "home")
     screenshot(ko, served)
+
+
+def download(page, key: str) -> tuple[str, bytes]:
+    """Click the download button st.download_button(key=key) -> (file name, contents)."""
+    with page.expect_download() as info:
+        page.locator(f".st-key-{key} button").click()
+    got = info.value
+    return got.suggested_filename, Path(got.path()).read_bytes()
+
+
+def test_the_focus_heatmap_downloads_the_numbers_it_draws(sessions, served):
+    """After the first test's sentence: the open tab's focus heatmap (encoder self-attention, layer 1, head 1)
+    as CSV and JSON.  Both hold the drawn matrix at full precision (the figure's z is rounded to 4
+    decimals), with the pieces as row and column labels; each row is a softmax, summing to 1."""
+    import io
+
+    import numpy as np
+    import pandas as pd
+
+    ko = sessions("ko")
+    page = ko.page
+    pieces = source_pieces(served, ko.model, SENTENCE)
+    z = page.evaluate("""() => document.querySelector('.st-key-tr_focus_enc_self .js-plotly-plot').data[0].z
+                             .map(row => [...row])""")
+    name, csv = download(page, "tr_focus_dl_enc_self_csv")
+    assert name == "attention-atlas_home_enc_self_L1_H1_ko.csv", name
+    frame = pd.read_csv(io.BytesIO(csv), index_col=0)
+    assert [unlabel(p) for p in frame.index] == pieces and [unlabel(p) for p in frame.columns] == pieces
+    assert np.abs(frame.to_numpy() - np.array(z, dtype=float)).max() <= 5e-5
+    assert np.allclose(frame.to_numpy().sum(axis=1), 1.0, atol=1e-5)
+    name, raw = download(page, "tr_focus_dl_enc_self_json")
+    assert name.endswith("_L1_H1_ko.json")
+    data = json.loads(raw)["data"]
+    assert np.array_equal(np.array(data["data"]), frame.to_numpy()) and data["index"] == list(frame.index)
 
 
 def test_english_ui_with_lang_en(sessions, served):

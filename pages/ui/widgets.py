@@ -11,7 +11,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -45,13 +45,16 @@ def show_figure(fig: go.Figure, name: str, data: Data | None = None, *, key: str
         download_buttons(data, name, key=key)
 
 
-def download_buttons(data: Data, name: str, *, key: str) -> None:
+def download_buttons(data: Data | Callable[[], Data], name: str, *, key: str) -> None:
+    """CSV and JSON buttons for `data`, or for what the function `data` returns: the files (and then the
+    data) are only built when a button is clicked."""
+    make = data if callable(data) else lambda: data
     base = safe_filename(current_page(), name, current_lang())
-    with st.container(horizontal=True, gap="small"):          # the files are built only when clicked
-        st.download_button(t("common.download_csv"), lambda: to_csv(data), file_name=f"{base}.csv",
+    with st.container(horizontal=True, gap="small"):
+        st.download_button(t("common.download_csv"), lambda: to_csv(make()), file_name=f"{base}.csv",
                            mime="text/csv", key=f"{key}_csv", on_click="ignore", icon=":material/download:",
                            type="tertiary")
-        st.download_button(t("common.download_json"), lambda: to_json(data), file_name=f"{base}.json",
+        st.download_button(t("common.download_json"), lambda: to_json(make()), file_name=f"{base}.json",
                            mime="application/json", key=f"{key}_json", on_click="ignore",
                            icon=":material/download:", type="tertiary")
 
