@@ -10,7 +10,7 @@ import torch
 from pages.ui import figures, model_state
 from pages.ui.export import matrix_frame
 from pages.ui.i18n import current_lang, t
-from pages.ui.sentence import kind_label, run_cached, sentence_input, truncation_notice
+from pages.ui.sentence import kind_label, sentence_run
 from pages.ui.widgets import latex, page_header, show_figure
 from transformer_core import explain
 from transformer_core.attention import attention_steps
@@ -258,13 +258,10 @@ def real_head_section() -> None:
     ckpt = model_state.active()
     if ckpt is None:
         return
-    key = model_state.active_key()
-    got = sentence_input("lab", ckpt)
+    got = sentence_run("lab", ckpt)
     if got is None:
         return
-    text, beam = got
-    truncation_notice(ckpt, text)
-    res = run_cached("translation", key, ckpt, text, beam)
+    key, res = model_state.active_key(), got[2]
     cfg = ckpt.config
     c1, c2, c3 = st.columns([2, 1, 1])
     kind = c1.radio(t("lab.real.kind"), explain.ATTENTION_KINDS, format_func=kind_label, key="lab_real_kind",

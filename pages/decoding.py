@@ -11,7 +11,7 @@ import streamlit as st
 from pages.ui import figures, model_state
 from pages.ui.export import matrix_frame
 from pages.ui.i18n import t
-from pages.ui.sentence import ALPHA, layer_head_label, run_cached, sentence_input, truncation_notice
+from pages.ui.sentence import ALPHA, layer_head_label, sentence_run
 from pages.ui.widgets import escape_md, latex, page_header, show_figure
 
 
@@ -105,13 +105,10 @@ def main() -> None:
     ckpt = model_state.active()
     if ckpt is None:
         return
-    key = model_state.active_key()
-    got = sentence_input("dec", ckpt)
+    got = sentence_run("dec", ckpt, "steps")
     if got is None:
         return
-    text, beam = got
-    truncation_notice(ckpt, text)
-    res = run_cached("steps", key, ckpt, text, beam)
+    _, beam, res = got
     with st.container(border=True):
         st.caption(t("decoding.final", n=len(res["steps"]), score=f"{res['score']:.3f}"))
         st.markdown("### " + escape_md(res["text"]) if res["text"] else t("translate.empty_output"))

@@ -11,7 +11,7 @@ import streamlit as st
 from pages.ui import figures, model_state
 from pages.ui.export import matrix_frame
 from pages.ui.i18n import t
-from pages.ui.sentence import full_trace, kind_label, layer_head_label, run_cached, sentence_input, truncation_notice
+from pages.ui.sentence import full_trace, kind_label, sentence_run
 from pages.ui.widgets import latex, page_header, show_figure
 from transformer_core import explain
 
@@ -281,14 +281,11 @@ def main() -> None:
     if ckpt is None:
         why_section(20, 512)
         return
-    key = model_state.active_key()
-    got = sentence_input("sh", ckpt)
+    got = sentence_run("sh", ckpt)
     if got is None:
         why_section(20, ckpt.config.d_model)
         return
-    text, beam = got
-    truncation_notice(ckpt, text)
-    res = run_cached("translation", key, ckpt, text, beam)
+    key, res = model_state.active_key(), got[2]
     tr = traced(key, ckpt, res)
     cfg = ckpt.config
     src, tgt = res["src_pieces"], res["tgt_pieces"]

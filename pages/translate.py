@@ -14,7 +14,7 @@ import streamlit as st
 from pages.ui import figures, model_state
 from pages.ui.export import matrix_frame
 from pages.ui.i18n import current_lang, strings, t
-from pages.ui.sentence import kind_label, layer_head_label, run_cached, sentence_input, truncation_notice
+from pages.ui.sentence import kind_label, layer_head_label, run_cached, sentence_run
 from pages.ui.widgets import download_buttons, escape_md, figure_config, latex, page_header
 from transformer_core import explain
 
@@ -199,13 +199,10 @@ def main() -> None:
     if ckpt is None:
         return
     domain_note(ckpt)
-    model_key = model_state.active_key()
-    got = sentence_input("tr", ckpt)
+    got = sentence_run("tr", ckpt)
     if got is None:
         return
-    text, beam = got
-    truncation_notice(ckpt, text)
-    res = run_cached("translation", model_key, ckpt, text, beam)
+    text, beam, res = got
     with st.container(key="translation", border=True):
         st.caption(t("translate.output", tgt=ckpt.config.tgt_lang,
                      mode=t("sentence.mode.beam") if beam > 1 else t("sentence.mode.greedy")))
@@ -215,7 +212,7 @@ def main() -> None:
             st.markdown(t("translate.empty_output"))
     attention_view(res, ckpt.config.tgt_lang, ckpt.config.n_decoder_layers, ckpt.config.n_heads)
     st.divider()
-    heads_off_view(model_key, ckpt, text, beam, res)
+    heads_off_view(model_state.active_key(), ckpt, text, beam, res)
 
 
 main()

@@ -5,7 +5,6 @@ The bundled checkpoints are the toy ones (app_checkpoints); uploads are staged u
 (ATLAS_UPLOAD_DIR); Hugging Face is offline with a cache built by hand.
 """
 import io
-import json
 import pathlib
 import pickle
 import shutil

@@ -21,9 +21,9 @@ import torch
 from safetensors.torch import load_file, save_file
 
 from transformer_core import hub
-from transformer_core.checkpoint import (CARD, CONFIG, EXAMPLES, FILES, LOG, TOKENIZER, WEIGHTS, CheckpointError,
+from transformer_core.checkpoint import (CARD, CONFIG, FILES, LOG, TOKENIZER, WEIGHTS, CheckpointError,
                                          load_checkpoint)
-from transformer_core.upload import (CHUNK, MB, UploadError, UploadLimits, check_folder, checkpoint_error_kind,
+from transformer_core.upload import (MB, UploadError, UploadLimits, check_folder, checkpoint_error_kind,
                                      copy_capped, load_upload, sniff_weights, stage_upload, sweep_stale)
 
 pytestmark = pytest.mark.usefixtures("one_thread")

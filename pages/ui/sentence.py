@@ -2,6 +2,7 @@
 
     sentence_input(page, ckpt)       text input (Enter submits), example buttons, greedy/beam switch;
                                      -> (text, beam) or None (with an i18n'd message) for empty input
+    sentence_run(page, ckpt, kind)   both, the truncation notice between them: -> (text, beam, run)
     run_cached(kind, key, ckpt, …)   one model run, cached per (model key, sentence, beam, heads off):
                                      st.cache_data for bundled models (keyed by name), a small dict
                                      in st.session_state for this session's own models
@@ -13,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import numpy as np
 import streamlit as st
 import torch
 
@@ -85,6 +85,17 @@ def sentence_input(page: str, ckpt: Checkpoint) -> tuple[str, int] | None:
         st.info(t("sentence.no_tokens"), icon=":material/edit:")
         return None
     return text, (BEAM if mode == "beam" else 1)
+
+
+def sentence_run(page: str, ckpt: Checkpoint, kind: str = "translation") -> tuple[str, int, dict] | None:
+    """sentence_input, the truncation notice, then RUNS[kind] on the sentence (cached) -> (text, beam, run),
+    or None for an empty sentence (the box has said so)."""
+    got = sentence_input(page, ckpt)
+    if got is None:
+        return None
+    text, beam = got
+    truncation_notice(ckpt, text)
+    return text, beam, run_cached(kind, model_state.active_key(), ckpt, text, beam)
 
 
 def truncation_notice(ckpt: Checkpoint, text: str) -> bool:
