@@ -222,9 +222,15 @@ LISTEN_JS = """() => { window.__atlasT0 = null; window.__atlasLastChange = null;
   new MutationObserver(() => { if (app.getAttribute('data-test-script-state') === 'running') window.__atlasSawRun = true; })
     .observe(app, {attributes: true, attributeFilter: ['data-test-script-state']});
   const main = document.querySelector('[data-testid="stMain"]') || document.body;
-  new MutationObserver(() => { window.__atlasLastChange = performance.now(); })
+  new MutationObserver(ms => { window.__atlasLastChange = performance.now();   // and what changed: the element
+    const m = ms[ms.length - 1], el = m.target.nodeType === 1 ? m.target : m.target.parentElement;   // and the
+    const owner = el && el.closest('[data-testid]');                              // Streamlit part holding it
+    window.__atlasLastWhat = `${owner ? owner.getAttribute('data-testid') : '-'} ${m.type}`
+      + `${m.attributeName ? ' ' + m.attributeName : ''} <${el ? el.tagName.toLowerCase() : '-'} `
+      + `${el ? String(el.getAttribute('class') || '').slice(0, 40) : ''}>`; })
     .observe(main, {subtree: true, childList: true, attributes: true, characterData: true}); }"""
 RESET_JS = """() => { window.__atlasT0 = null; window.__atlasMarks = {}; window.__atlasLastChange = null;
+                      window.__atlasLastWhat = null;
                       window.__atlasSawRun = false; window.__atlasWs = []; window.__atlasSeen = new WeakMap(); }"""
 # Before the app's own code: the arrival time and size of every WebSocket message from the server.
 WS_JS = """(() => { const Native = window.WebSocket; window.__atlasWs = [];
@@ -535,8 +541,9 @@ def main(argv=None) -> int:
                 cpu1 = cpu_ms(server_pids), cpu_ms(browser_pids)
                 if profiling:
                     result["js_profile"] = js_profile_summary(cdp.send("Profiler.stop")["profile"])
-                t0, marks, last, ws = page.evaluate("() => [window.__atlasT0, window.__atlasMarks, "
-                                                    "window.__atlasLastChange, window.__atlasWs]")
+                t0, marks, last, what, ws = page.evaluate("() => [window.__atlasT0, window.__atlasMarks, "
+                                                          "window.__atlasLastChange, window.__atlasLastWhat, "
+                                                          "window.__atlasWs]")
                 checked, done = done, max(done, last or done) if settled else done
                 after = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
                 cpu = {k: round(1000 * (after[k] - before[k]), 1)
@@ -545,7 +552,7 @@ def main(argv=None) -> int:
                     result["js_profile"]["run_ms"] = round(done - t0, 1)
                     continue
                 run = {"sentence": text, "warmup": i < args.warmup, "ms": round(done - t0, 1),
-                       "checks_passed_ms": round(checked - t0, 1), "settled": settled,
+                       "checks_passed_ms": round(checked - t0, 1), "settled": settled, "last_change": what,
                        "last_message_ms": round(ws[-1][0] - t0, 1) if ws else None,
                        "messages": len(ws), "message_kib": round(sum(m[1] for m in ws) / 1024, 1),
                        "message_arrivals_ms": [[round(m[0] - t0, 1), m[1]] for m in ws],
@@ -558,7 +565,7 @@ def main(argv=None) -> int:
                       f"{run['checks_passed_ms']:.0f}{'' if settled else ', NOT settled'}, translation "
                       f"{run['text_ms']:.0f}, charts {run['plots_ms']:.0f}, run over {run['run_over_ms']:.0f}; "
                       f"CPU: server {run['server_cpu_ms']}, browser {run['browser_cpu_ms']} ms; {run['out_tokens']} "
-                      f"output tokens)", flush=True)
+                      f"output tokens; last DOM change: {what})", flush=True)
             mem_after = memory_mb(proc.pid)
         finally:
             stop(proc)
