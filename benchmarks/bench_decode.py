@@ -76,7 +76,8 @@ def source_ids(model: Transformer, length: int, tokenizer=None, seed: int = 0) -
 def matvec_floor(model: Transformer, steps: int) -> None:
     """What `steps` greedy steps cannot avoid, alone: every decoder matrix-vector product of a step (self-
     attention W_q W_k W_v W_o, cross-attention W_q W_o, the FFN) and the output projection, on the
-    model's own weights, with none of the model code around them.  It reads the same ~19 MB of weights
+    model's own weights, with none of the model code around them (the output projection as greedy
+    decoding computes it: x times its kept copy of Eᵀ).  It reads the same ~19 MB of weights
     per step, so on a busy machine (caches shared with other processes) it shows how much of `greedy`
     is memory traffic rather than our code."""
     d, d_ff = model.cfg.d_model, model.cfg.d_ff
@@ -86,7 +87,7 @@ def matvec_floor(model: Transformer, steps: int) -> None:
     for _ in range(steps):
         for lin in linears:
             F.linear(h if lin.in_features == d_ff else x, lin.weight, lin.bias)
-        model.embedding.weight @ x.t()
+        x @ decoding.embedding_t(model)
 
 
 def baseline_modules(rev: str):

@@ -6,7 +6,8 @@ import pytest
 import torch
 
 from transformer_core.config import ModelConfig
-from transformer_core.decoding import beam_search, default_max_len, greedy_decode, greedy_decode_batch, length_penalty
+from transformer_core.decoding import (beam_search, default_max_len, embedding_t, greedy_decode, greedy_decode_batch,
+                                      length_penalty)
 from transformer_core.model import Transformer
 
 pytestmark = pytest.mark.usefixtures("one_thread")
@@ -49,6 +50,24 @@ def test_cached_greedy_is_argmax_of_full_forward_on_its_own_output(seed):
         logp = teacher_forced_log_probs(model, src, produced[:-1])       # (len(produced), V)
         assert logp.argmax(-1).tolist() == produced
         assert out.score == pytest.approx(float(logp[range(len(produced)), produced].sum()), abs=1e-4)
+
+
+def test_greedy_follows_the_embedding_after_it_changes():
+    """Greedy reads a cached copy of Eᵀ (decoding.embedding_t): after an in-place update of E (as an optimizer
+    step) and after load_state_dict it must decode with the new E, exactly as a full forward pass does."""
+    model, other = make_model(0), make_model(5)
+    src = SOURCES[0]
+    greedy_decode(model, src, max_len=10)                       # the copy of Eᵀ is made and kept
+    assert torch.equal(embedding_t(model), model.embedding.weight.t())
+    for change in (lambda: model.embedding.weight.mul_(-1.5),
+                   lambda: model.load_state_dict(other.state_dict())):
+        with torch.no_grad():
+            change()
+        out = greedy_decode(model, src, max_len=10)
+        assert torch.equal(embedding_t(model), model.embedding.weight.t())
+        produced = with_eos(out.ids, 10)
+        assert teacher_forced_log_probs(model, src, produced[:-1]).argmax(-1).tolist() == produced
+    assert greedy_decode(model, src, max_len=10).ids == greedy_decode(other, src, max_len=10).ids
 
 
 def test_decoding_exercises_both_endings():

@@ -93,11 +93,26 @@ def eval_mode(model: Transformer) -> None:
         model.eval()
 
 
+def embedding_t(model: Transformer) -> torch.Tensor:
+    """Eᵀ as a contiguous (d_model, V) copy, made once and kept on the model until E changes (its version
+    counter moves with every in-place update: an optimizer step, load_state_dict)."""
+    E = model.embedding.weight
+    key = (E.data_ptr(), E._version)
+    cached = model.__dict__.get("_embedding_t")
+    if cached is None or cached[0] != key:
+        cached = model.__dict__["_embedding_t"] = (key, E.detach().t().contiguous())
+    return cached[1]
+
+
 def next_log_probs(model: Transformer, x: torch.Tensor) -> torch.Tensor:
     """(n, d_model) last decoder states -> (n, V) log-probabilities; PAD and BOS are never produced."""
-    # model.generator(x) = x Eᵀ, computed here as (E xᵀ)ᵀ: for a few rows x (the beams) MKL's x Eᵀ spends
-    # most of its time repacking all of E (8000 × 256) on every call; E xᵀ makes beam 4 ~20 % faster.
-    logits = (model.embedding.weight @ x.t()).t().float()
+    # model.generator(x) = x Eᵀ.  One row (greedy): x times a contiguous copy of Eᵀ, ~15 % faster per greedy
+    # decode than reading E itself.  A few rows (the beams): (E xᵀ)ᵀ, as there x Eᵀ spends most of its time
+    # repacking all of E (8000 × 256) on every call; E xᵀ makes beam 4 ~20 % faster.
+    if x.size(0) == 1:
+        logits = (x @ embedding_t(model)).float()                      # (1, V)
+    else:
+        logits = (model.embedding.weight @ x.t()).t().float()          # (n, V)
     logits[:, [model.cfg.pad_id, model.cfg.bos_id]] = float("-inf")
     return torch.log_softmax(logits, dim=-1)
 
