@@ -59,6 +59,8 @@ RUN useradd --create-home --uid 10001 --user-group --shell /usr/sbin/nologin atl
 # .dockerignore lets in only the app: app.py, pages/, transformer_core/, assets/,
 # checkpoints/ and .streamlit/config.toml.
 COPY . .
+# plotly.js for the charts redrawn in place (pages/ui/live_chart.py), served from static/.
+RUN python -c "from pages.ui.live_chart import install_plotly_js; assert install_plotly_js()"
 
 # Classroom server settings (also in .streamlit/config.toml, for `make run`).
 ENV STREAMLIT_SERVER_HEADLESS=true \
@@ -68,6 +70,7 @@ ENV STREAMLIT_SERVER_HEADLESS=true \
     STREAMLIT_SERVER_ENABLE_XSRF_PROTECTION=true \
     STREAMLIT_SERVER_ENABLE_CORS=true \
     STREAMLIT_SERVER_FILE_WATCHER_TYPE=none \
+    STREAMLIT_SERVER_ENABLE_STATIC_SERVING=true \
     STREAMLIT_SERVER_RUN_ON_SAVE=false \
     STREAMLIT_CLIENT_TOOLBAR_MODE=viewer \
     STREAMLIT_BROWSER_GATHER_USAGE_STATS=false

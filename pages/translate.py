@@ -14,6 +14,7 @@ import streamlit as st
 from pages.ui import figures, model_state
 from pages.ui.export import matrix_frame
 from pages.ui.i18n import current_lang, strings, t
+from pages.ui.live_chart import live_chart
 from pages.ui.sentence import kind_label, layer_head_label, run_cached, sentence_run
 from pages.ui.widgets import download_buttons, escape_md, figure_config, latex, page_header
 from transformer_core import explain
@@ -24,7 +25,7 @@ AVERAGE = -1
 
 
 def chart(fig, name: str, key: str) -> None:
-    st.plotly_chart(fig, config=figure_config(name), key=key)
+    live_chart(fig, key=key, config=figure_config(name))      # redrawn in place for each new sentence
 
 
 def sides(res: dict, kind: str) -> tuple[list[str], list[str]]:

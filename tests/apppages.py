@@ -20,9 +20,22 @@ def open_app(lang: str, page: str | None = None, **state):
     return at
 
 
+def live_charts(at) -> dict[str, dict]:
+    """key -> the data of each chart drawn with pages.ui.live_chart (spec: the figure's JSON, config, src)."""
+    return {c.key: json.loads(c.proto.json) for c in at.get("bidi_component")
+            if c.proto.component_name == "atlas_live_chart"}
+
+
+def chart_specs(at) -> dict[str, str]:
+    """key -> the plotly JSON of every chart drawn, by st.plotly_chart or by live_chart."""
+    specs = {c.key: c.proto.spec for c in at.get("plotly_chart")}
+    specs.update({key: data["spec"] for key, data in live_charts(at).items()})
+    return specs
+
+
 def chart_spec(at, key: str) -> dict:
     """The plotly spec of the chart drawn with this key."""
-    for chart in at.get("plotly_chart"):
-        if chart.key == key:
-            return json.loads(chart.proto.spec)
-    raise AssertionError(f"no chart {key}; have {[c.key for c in at.get('plotly_chart')]}")
+    specs = chart_specs(at)
+    if key not in specs:
+        raise AssertionError(f"no chart {key}; have {sorted(specs)}")
+    return json.loads(specs[key])

@@ -12,7 +12,7 @@ from transformer_core import explain
 from transformer_core.checkpoint import load_checkpoint
 from transformer_core.translate import translate
 
-from apppages import chart_spec as spec, open_app
+from apppages import chart_spec as spec, chart_specs, live_charts, open_app
 
 pytestmark = pytest.mark.usefixtures("one_thread")
 
@@ -59,7 +59,7 @@ def test_home_page_translates_the_first_example_and_draws_every_head(app_checkpo
     tr, probe = reference(ckpt, text)
     assert translation_text(at) == tr.text.replace("\\", "")
     grid = spec(at, "tr_grid_enc_self")          # only the open tab (encoder self-attention) is drawn
-    assert not any(c.key in ("tr_grid_cross", "tr_align_fig") for c in at.get("plotly_chart"))
+    assert set(chart_specs(at)) == {"tr_grid_enc_self", "tr_focus_enc_self"}
     H = ckpt.config.n_heads
     for layer in range(ckpt.config.n_encoder_layers):
         for head in range(H):
@@ -116,7 +116,7 @@ def test_empty_and_long_input_get_messages_not_tracebacks(app_checkpoints, lang)
     at = app(lang)
     at.text_input(key="tr_text").input("   ").run()
     assert not at.exception
-    assert at.info and not at.get("plotly_chart")
+    assert at.info and not chart_specs(at)
     long = " ".join(["the cat sees the house"] * 20)
     at.text_input(key="tr_text").input(long).run()
     assert not at.exception
@@ -129,8 +129,10 @@ def test_html_in_the_input_is_shown_as_text(app_checkpoints, lang):
     at = app(lang)
     at.text_input(key="tr_text").input("<b>the cat</b> <script>x</script>").run()
     assert not at.exception
-    for chart in at.get("plotly_chart"):
-        assert "<script>" not in chart.proto.spec and "<b>the" not in chart.proto.spec
+    specs = chart_specs(at)
+    assert specs
+    for text in specs.values():
+        assert "<script>" not in text and "<b>the" not in text
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
@@ -301,3 +303,35 @@ def test_a_session_model_is_cached_in_the_session(app_checkpoints, ckpt):
     assert translation_text(at) == tr.text.replace("\\", "")
     at.text_input(key="tr_text").input("the woman finds the book.").run()
     assert not at.exception and len(at.session_state["atlas_runs"]) == 2
+
+
+def test_the_charts_are_redrawn_in_place_with_the_package_plotly_js(app_checkpoints):
+    """pages.ui.live_chart: each chart goes to the browser as data for one element per key (redrawn there with
+    Plotly.react), with its PNG export settings and the URL of plotly.js, which static/ serves: the plotly
+    package's own copy.  With static serving off, the same figure is drawn with st.plotly_chart instead."""
+    import filecmp
+
+    import streamlit as st
+
+    from pages.ui import live_chart
+
+    at = app("ko")
+    live = live_charts(at)
+    assert set(live) == {"tr_grid_enc_self", "tr_focus_enc_self"}
+    for key, data in live.items():
+        export = data["config"]["toImageButtonOptions"]
+        assert export["format"] == "png" and export["scale"] == 2
+        assert export["filename"].startswith("attention-atlas_home_enc_self_") and export["filename"].endswith("_ko")
+        assert data["src"] == "/app/static/plotly.min.js"
+    assert filecmp.cmp(live_chart.PLOTLY_JS, live_chart.PLOTLY_JS_SOURCE, shallow=False)
+
+    static_serving = st.get_option("server.enableStaticServing")
+    st.config.set_option("server.enableStaticServing", False)
+    live_chart._ready.clear()
+    try:
+        plain = app("ko")
+        assert not live_charts(plain)
+        assert {c.key: c.proto.spec for c in plain.get("plotly_chart")} == {k: d["spec"] for k, d in live.items()}
+    finally:
+        st.config.set_option("server.enableStaticServing", static_serving)
+        live_chart._ready.clear()

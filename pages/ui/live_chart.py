@@ -1,0 +1,122 @@
+"""Plotly charts that are redrawn in place, for the figures that change with every sentence.
+
+st.plotly_chart gives each chart an element id that hashes its figure, so a new figure REPLACES the
+chart: the browser builds it from scratch (Plotly.newPlot into a hidden element) and then draws it a
+second time once its width is known.  On the home page that was most of the browser's work after Enter
+(benchmarks/bench_app.py).  live_chart keeps one element per key (a Streamlit custom component) and
+redraws it with Plotly.react, which changes only what changed.
+
+plotly.js is the copy inside the plotly Python package (the version its figures are written for),
+served by Streamlit's static file serving (server.enableStaticServing) from static/ next to app.py.
+install_plotly_js() puts it there: the Docker build runs it, and the app once per process.  Where
+static serving is off (AppTest, a server started without the project's config) or the copy is
+missing, live_chart falls back to st.plotly_chart: the same figure, replaced on each change.
+"""
+from __future__ import annotations
+
+import filecmp
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+import plotly
+import plotly.graph_objects as go
+import plotly.io as pio
+import streamlit as st
+
+APP_DIR = Path(__file__).resolve().parents[2]                    # where app.py is
+PLOTLY_JS = APP_DIR / "static" / "plotly.min.js"
+PLOTLY_JS_SOURCE = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
+
+# One element per key: created on first use, then Plotly.react with each new figure.  themed() gives the
+# figure what Streamlit's chart theme would: the page's font and text colour (light or dark theme), a
+# transparent background, titles on the left, axes that make room for their labels; the figure's own
+# settings win.
+_JS = """
+function themed(layout, page) {
+  const out = Object.assign({paper_bgcolor: 'rgba(0,0,0,0)', plot_bgcolor: 'rgba(0,0,0,0)'}, layout);
+  delete out.template;               // Streamlit's placeholder template: its frontend fills it in, we don't
+  out.font = Object.assign({family: page.fontFamily, color: page.color}, layout.font);
+  for (const name of ['xaxis', 'yaxis']) {
+    const axis = layout[name] || {};
+    const title = Object.assign({standoff: 12}, axis.title);
+    title.font = Object.assign({size: 14}, (axis.title || {}).font);
+    out[name] = Object.assign({automargin: true, ticks: '', tickfont: {size: 12}}, axis, {title: title});
+  }
+  if (layout.title) {
+    out.title = Object.assign({x: 0, xanchor: 'left'}, layout.title,
+                              {font: Object.assign({weight: 600}, layout.title.font)});
+  }
+  out.hoverlabel = Object.assign({font: {family: page.fontFamily}}, layout.hoverlabel);
+  return out;
+}
+
+function loadPlotly(src) {
+  if (window.Plotly) return Promise.resolve(window.Plotly);
+  if (!window.__atlasPlotly) window.__atlasPlotly = new Promise((resolve, reject) => {
+    const script = document.createElement('script');
+    script.src = src;
+    script.onload = () => resolve(window.Plotly);
+    script.onerror = () => { window.__atlasPlotly = null; reject(new Error('cannot load ' + src)); };
+    document.head.appendChild(script);
+  });
+  return window.__atlasPlotly;
+}
+
+export default function (component) {
+  const { data, parentElement } = component;
+  let gd = parentElement.querySelector(':scope > div.atlas-live-chart');
+  if (!gd) {
+    gd = document.createElement('div');
+    gd.className = 'atlas-live-chart';
+    parentElement.appendChild(gd);
+  }
+  const spec = JSON.parse(data.spec);
+  const layout = themed(spec.layout || {}, getComputedStyle(parentElement));
+  const config = Object.assign({responsive: true, displaylogo: false}, data.config);
+  loadPlotly(data.src).then(Plotly => Plotly.react(gd, spec.data, layout, config));
+  return () => { if (!gd.isConnected && window.Plotly) window.Plotly.purge(gd); };
+}
+"""
+
+_component = st.components.v2.component("atlas_live_chart", js=_JS, isolate_styles=False)
+
+
+def install_plotly_js() -> bool:
+    """Copy the plotly package's plotly.min.js to static/ unless the same file is there; False when the
+    folder cannot be written (a read-only install without it)."""
+    if PLOTLY_JS.is_file() and filecmp.cmp(PLOTLY_JS, PLOTLY_JS_SOURCE, shallow=False):
+        return True
+    tmp = None
+    try:
+        PLOTLY_JS.parent.mkdir(exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=PLOTLY_JS.parent, suffix=".part")
+        os.close(fd)
+        shutil.copyfile(PLOTLY_JS_SOURCE, tmp)
+        os.replace(tmp, PLOTLY_JS)                                  # never a half-written file
+        return True
+    except OSError:
+        if tmp is not None:
+            Path(tmp).unlink(missing_ok=True)
+        return False
+
+
+@st.cache_resource(show_spinner=False)
+def _ready() -> bool:
+    """Once per process: static serving on and plotly.js in place."""
+    return bool(st.get_option("server.enableStaticServing")) and install_plotly_js()
+
+
+def script_url() -> str:
+    """plotly.js's URL on this server (static files live under <base URL path>/app/static/)."""
+    base = (st.get_option("server.baseUrlPath") or "").strip("/")
+    return "/" + "/".join(p for p in (base, "app", "static", PLOTLY_JS.name) if p)
+
+
+def live_chart(fig: go.Figure, *, key: str, config: dict) -> None:
+    """Draw fig under key; the next run's figure for the same key redraws the same chart in place."""
+    if not _ready():
+        st.plotly_chart(fig, config=config, key=key)
+        return
+    _component(key=key, data={"spec": pio.to_json(fig, validate=False), "config": config, "src": script_url()})
