@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Docker smoke test, run for real with podman (no Docker engine needed):
 # build the image from the Dockerfile, start it, wait for /_stcore/health, open the
-# home page once in headless Chromium and check that it draws a translation
+# home page once in headless Chromium and check that it draws a translation and its heatmaps
 # (the element `.st-key-translation`, i.e. st.container(key="translation"), holds
 # text), then stop and remove the container.
 #
@@ -131,6 +131,12 @@ with tempfile.TemporaryDirectory(prefix="atlas-chromium-") as profile, sync_play
             raise RuntimeError("the app raised an exception: " + error.inner_text()[:2000])
         text = page.inner_text(".st-key-translation").strip()
         print(f"translation drawn: {text[:120]!r}", file=sys.stderr)
+        # and the attention heatmaps, drawn by plotly.js from the image's static/ (pages/ui/live_chart.py)
+        page.wait_for_function(
+            """() => [...document.querySelectorAll('.js-plotly-plot')].filter(
+                       g => g._fullData && g._fullData.some(t => t.type === 'heatmap')).length >= 2""",
+            timeout=timeout_s * 1000, polling=100)
+        print("heatmaps drawn", file=sys.stderr)
     except Exception:
         page.screenshot(path=shot, full_page=True)
         raise
@@ -138,7 +144,7 @@ with tempfile.TemporaryDirectory(prefix="atlas-chromium-") as profile, sync_play
     ctx.close()
 print(f"{drawn - t_run:.1f}")
 PY
-) || { log "home page did not draw a translation (see out/docker_smoke.png, out/docker_container.log)"; exit 1; }
+) || { log "home page did not draw a translation and its heatmaps (see out/docker_smoke.png, out/docker_container.log)"; exit 1; }
 log "first page drawn ${cold_start_s}s after podman run"
 
 # --- metrics -----------------------------------------------------------------

@@ -84,17 +84,18 @@ _component = st.components.v2.component("atlas_live_chart", js=_JS, isolate_styl
 
 
 def install_plotly_js() -> bool:
-    """Copy the plotly package's plotly.min.js to static/ unless the same file is there; False when the
-    folder cannot be written (a read-only install without it)."""
-    if PLOTLY_JS.is_file() and filecmp.cmp(PLOTLY_JS, PLOTLY_JS_SOURCE, shallow=False):
-        return True
+    """Copy the plotly package's plotly.min.js to static/ unless the same file is there, readable by all;
+    False when that cannot be done (a read-only install without it, an unreadable file)."""
     tmp = None
     try:
+        if PLOTLY_JS.is_file() and filecmp.cmp(PLOTLY_JS, PLOTLY_JS_SOURCE, shallow=False):
+            return True
         PLOTLY_JS.parent.mkdir(exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=PLOTLY_JS.parent, suffix=".part")
         os.close(fd)
         shutil.copyfile(PLOTLY_JS_SOURCE, tmp)
-        os.replace(tmp, PLOTLY_JS)                                  # never a half-written file
+        os.chmod(tmp, 0o644)                        # mkstemp's file is private; the web server reads it
+        os.replace(tmp, PLOTLY_JS)                  # never a half-written file
         return True
     except OSError:
         if tmp is not None:
