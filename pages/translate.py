@@ -14,18 +14,13 @@ import streamlit as st
 from pages.ui import figures, model_state
 from pages.ui.export import matrix_frame
 from pages.ui.i18n import current_lang, strings, t
-from pages.ui.live_chart import live_chart
 from pages.ui.sentence import kind_label, layer_head_label, run_cached, sentence_run
-from pages.ui.widgets import download_buttons, escape_md, figure_config, latex, page_header
+from pages.ui.widgets import download_buttons, escape_md, latex, page_header, show_figure
 from transformer_core import explain
 
 KINDS = explain.ATTENTION_KINDS
 LEVELS = ("token", "word")
 AVERAGE = -1
-
-
-def chart(fig, name: str, key: str) -> None:
-    live_chart(fig, key=key, config=figure_config(name))      # redrawn in place for each new sentence
 
 
 def sides(res: dict, kind: str) -> tuple[list[str], list[str]]:
@@ -98,14 +93,14 @@ def kind_view(res: dict, kind: str, level: str, tgt_lang: str) -> None:
         fig = figures.attention_grid(w, q, k, panel_titles=titles, selected=(layer, head), x_title=x_title,
                                      y_title=y_title, colorbar_title=t("translate.weight"),
                                      title=t("translate.grid.title", kind=kind_label(kind)))
-        chart(fig, f"{kind}_grid", key=f"tr_grid_{kind}")
+        show_figure(fig, f"{kind}_grid", key=f"tr_grid_{kind}")
         download_buttons(lambda: grid_frames(w, q, k), f"{kind}_all_heads", key=f"tr_grid_dl_{kind}")
     with f:
         fig = figures.attention_heatmap(w[layer, head], q, k, x_title=x_title, y_title=y_title,
                                         colorbar_title=t("translate.weight"),
                                         title=t("translate.focus.title", kind=kind_label(kind),
                                                 head=layer_head_label(layer, head)))
-        chart(fig, f"{kind}_{layer + 1}_{head + 1}", key=f"tr_focus_{kind}")
+        show_figure(fig, f"{kind}_{layer + 1}_{head + 1}", key=f"tr_focus_{kind}")
         one = w[layer, head]
         download_buttons(lambda: matrix_frame(one, q, k), f"{kind}_L{layer + 1}_H{head + 1}", key=f"tr_focus_dl_{kind}")
     if kind == "cross":
@@ -132,7 +127,7 @@ def alignment_view(res: dict, tgt_lang: str, n_layers: int, n_heads: int) -> Non
     w, tgt_words, src_words = explain.to_words(w, res["pred_pieces"], res["src_pieces"])
     fig = figures.alignment_figure(w, src_words, tgt_words, threshold=threshold,
                                    src_title=t("translate.align.source"), tgt_title=t("translate.align.target"))
-    chart(fig, "alignment", key="tr_align_fig")
+    show_figure(fig, "alignment", key="tr_align_fig")
     download_buttons(lambda: matrix_frame(w, tgt_words, src_words), "alignment", key="tr_align_dl")
     st.caption(t("translate.align.caption"))
 

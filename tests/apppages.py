@@ -33,6 +33,15 @@ def chart_specs(at) -> dict[str, str]:
     return specs
 
 
+def chart_config(at, key: str) -> dict:
+    """The plotly config (PNG export settings) of the chart drawn with this key."""
+    configs = {c.key: c.proto.config for c in at.get("plotly_chart")}
+    configs.update({k: json.dumps(d["config"]) for k, d in live_charts(at).items()})
+    if key not in configs:
+        raise AssertionError(f"no chart {key}; have {sorted(configs)}")
+    return json.loads(configs[key])
+
+
 def chart_spec(at, key: str) -> dict:
     """The plotly spec of the chart drawn with this key."""
     specs = chart_specs(at)

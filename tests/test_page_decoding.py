@@ -8,7 +8,7 @@ from pages.ui import figures
 from transformer_core.checkpoint import load_checkpoint
 from transformer_core.translate import translate
 
-from apppages import chart_spec as spec, open_app
+from apppages import chart_spec as spec, chart_specs, open_app
 
 pytestmark = pytest.mark.usefixtures("one_thread")
 
@@ -66,7 +66,7 @@ def test_beam_hypotheses_can_be_inspected(app_checkpoints, ckpt, lang):
 @pytest.mark.parametrize("lang", ["ko", "en"])
 def test_empty_and_long_input(app_checkpoints, lang):
     at = app(lang, atlas_sentence="")
-    assert not at.exception and at.info and not at.get("plotly_chart")
+    assert not at.exception and at.info and not chart_specs(at)
     at.text_input(key="dec_text").input(" ".join(["the cat sees the house"] * 20)).run()
     assert not at.exception and at.warning
     assert at.slider(key="dec_step").max >= 1

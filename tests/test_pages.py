@@ -11,6 +11,7 @@ import sacrebleu
 import torch
 from streamlit.testing.v1 import AppTest
 
+from apppages import chart_config, chart_spec
 from transformer_core.masks import make_src_mask, make_trg_mask
 from transformer_core.positional import sinusoidal_encoding
 from transformer_core.schedule import lrate_curve
@@ -54,11 +55,8 @@ def arr(value) -> np.ndarray:
 
 
 def chart(at: AppTest, key: str):
-    """The plotly figure drawn with the given key (show_figure's key defaults to fig_<name>)."""
-    for element in at.get("plotly_chart"):
-        if element.proto.id.endswith("-" + key):
-            return pio.from_json(element.proto.spec), json.loads(element.proto.config)
-    raise AssertionError(f"no chart {key}; have {[e.proto.id.rsplit('-', 1)[-1] for e in at.get('plotly_chart')]}")
+    """The plotly figure drawn with the given key (show_figure's key defaults to fig_<name>) and its config."""
+    return pio.from_json(json.dumps(chart_spec(at, key))), chart_config(at, key)
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])

@@ -1,10 +1,10 @@
-"""Plotly charts that are redrawn in place, for the figures that change with every sentence.
+"""Plotly charts that are redrawn in place: every figure of the app (widgets.show_figure) is drawn with it.
 
 st.plotly_chart gives each chart an element id that hashes its figure, so a new figure REPLACES the
 chart: the browser builds it from scratch (Plotly.newPlot into a hidden element) and then draws it a
 second time once its width is known.  On the home page that was most of the browser's work after Enter
-(benchmarks/bench_app.py).  live_chart keeps one element per key (a Streamlit custom component) and
-redraws it with Plotly.react, which changes only what changed.
+(benchmarks/bench_app.py); a slider on any page did the same to its charts.  live_chart keeps one element
+per key (a Streamlit custom component) and redraws it with Plotly.react, which changes only what changed.
 
 plotly.js is the copy inside the plotly Python package (the version its figures are written for),
 served by Streamlit's static file serving (server.enableStaticServing) from static/ next to app.py.

@@ -20,6 +20,7 @@ import streamlit as st
 
 from .export import Data, matrix_frame, safe_filename, to_csv, to_json
 from .i18n import current_lang, t
+from .live_chart import live_chart
 
 PAGE_KEY = "atlas_page"          # set by app.py to the current page's url_path
 
@@ -38,9 +39,7 @@ def show_figure(fig: go.Figure, name: str, data: Data | None = None, *, key: str
     """Draw a plotly figure with its PNG export named after page, figure and language, and offer the
     numbers behind it as CSV and JSON."""
     key = key or f"fig_{name}"
-    # a figure that sets its own width (small matrices) keeps it; the rest fill the column
-    st.plotly_chart(fig, config=figure_config(name), key=key,
-                    width="content" if fig.layout.width else "stretch")
+    live_chart(fig, key=key, config=figure_config(name))   # redrawn in place when the figure changes
     if data is not None:
         download_buttons(data, name, key=key)
 
