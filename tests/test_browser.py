@@ -6,6 +6,7 @@ path; Playwright never downloads a browser).  No Chromium or no Playwright FAILS
                                    draws a translation in .st-key-translation and the open tab's attention
                                    heatmaps, whose plotly data has the sentence's source pieces on both axes
     downloads                      the focus heatmap's CSV and JSON buttons give the matrix it draws
+    full screen                    the charts' own button (i18n'd) fills the screen and returns
     ?lang=en                       the same in English
     every page, both languages     one pass through the sidebar navigation, no [data-testid=stException]
     markup in token text           <b>x</b> <img src=x onerror=alert(1)> typed, as an example button and in
@@ -435,6 +436,24 @@ def test_the_focus_heatmap_downloads_the_numbers_it_draws(sessions, served):
     assert name.endswith("_L1_H1_ko.json")
     data = json.loads(raw)["data"]
     assert np.array_equal(np.array(data["data"]), frame.to_numpy()) and data["index"] == list(frame.index)
+
+
+def test_a_chart_goes_full_screen_and_back(sessions, served):
+    """The charts' own full-screen button (pages.ui.live_chart, labelled from the i18n files): the focus
+    heatmap fills the screen, then returns to its own height."""
+    ko = sessions("ko")
+    page = ko.page
+    plot = page.locator(".st-key-tr_focus_enc_self .js-plotly-plot")
+    height = page.wait_for_function("""() => { const g = document.querySelector(
+        '.st-key-tr_focus_enc_self .js-plotly-plot'); return g && g._fullLayout && g._fullLayout.height; }""",
+                                    polling=100).json_value()
+    plot.hover()
+    page.locator(f'.st-key-tr_focus_enc_self .modebar-btn[data-title="{I18N["ko"]["common.fullscreen"]}"]').click()
+    page.wait_for_function("""() => { const g = document.querySelector('.st-key-tr_focus_enc_self .js-plotly-plot');
+        return document.fullscreenElement === g && g._fullLayout.height === window.innerHeight; }""", polling=100)
+    page.evaluate("() => document.exitFullscreen()")
+    page.wait_for_function("""([h]) => { const g = document.querySelector('.st-key-tr_focus_enc_self .js-plotly-plot');
+        return !document.fullscreenElement && g._fullLayout.height === h; }""", arg=[height], polling=100)
 
 
 def test_english_ui_with_lang_en(sessions, served):

@@ -8,6 +8,7 @@ import pytest
 import torch
 
 from pages.ui import figures
+from pages.ui.i18n import strings
 from transformer_core import explain
 from transformer_core.checkpoint import load_checkpoint
 from transformer_core.translate import translate
@@ -199,7 +200,6 @@ def test_domain_note_names_what_the_model_learned_from(toy_checkpoints, tmp_path
     import shutil
 
     from pages.ui import model_state
-    from pages.ui.i18n import strings
 
     root = tmp_path / "checkpoints"
     shutil.copytree(toy_checkpoints / "toy-ko", root / "docs-ko")
@@ -323,6 +323,7 @@ def test_the_charts_are_redrawn_in_place_with_the_package_plotly_js(app_checkpoi
         assert export["format"] == "png" and export["scale"] == 2
         assert export["filename"].startswith("attention-atlas_home_enc_self_") and export["filename"].endswith("_ko")
         assert data["src"] == "/app/static/plotly.min.js"
+        assert data["fullscreen"] == strings("ko")["common.fullscreen"]
     assert filecmp.cmp(live_chart.PLOTLY_JS, live_chart.PLOTLY_JS_SOURCE, shallow=False)
 
     static_serving = st.get_option("server.enableStaticServing")

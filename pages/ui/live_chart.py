@@ -25,6 +25,8 @@ import plotly.graph_objects as go
 import plotly.io as pio
 import streamlit as st
 
+from .i18n import t
+
 APP_DIR = Path(__file__).resolve().parents[2]                    # where app.py is
 PLOTLY_JS = APP_DIR / "static" / "plotly.min.js"
 PLOTLY_JS_SOURCE = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
@@ -64,6 +66,18 @@ function loadPlotly(src) {
   return window.__atlasPlotly;
 }
 
+// The chart alone on the screen (a classroom projector), at the screen's size; back to its own size after.
+function fullscreen(gd) {
+  if (document.fullscreenElement === gd) { document.exitFullscreen(); return; }
+  const app = document.querySelector('[data-testid="stApp"]') || document.body;
+  gd.style.background = getComputedStyle(app).backgroundColor;     // not the default black
+  gd.onfullscreenchange = () => {
+    const on = document.fullscreenElement === gd;
+    window.Plotly.relayout(gd, on ? {width: window.innerWidth, height: window.innerHeight} : gd.__atlasSize);
+  };
+  gd.requestFullscreen();
+}
+
 export default function (component) {
   const { data, parentElement } = component;
   let gd = parentElement.querySelector(':scope > div.atlas-live-chart');
@@ -73,9 +87,14 @@ export default function (component) {
     parentElement.appendChild(gd);
   }
   const spec = JSON.parse(data.spec);
-  const layout = themed(spec.layout || {}, getComputedStyle(parentElement));
-  const config = Object.assign({responsive: true, displaylogo: false}, data.config);
-  loadPlotly(data.src).then(Plotly => Plotly.react(gd, spec.data, layout, config));
+  const page = getComputedStyle(parentElement);
+  const layout = themed(spec.layout || {}, page);
+  gd.__atlasSize = {width: layout.width || null, height: layout.height || null};
+  loadPlotly(data.src).then(Plotly => {
+    const config = Object.assign({responsive: true, displaylogo: false}, data.config, {modeBarButtonsToAdd: [
+      {name: 'fullscreen', title: data.fullscreen, icon: Plotly.Icons.autoscale, click: () => fullscreen(gd)}]});
+    return Plotly.react(gd, spec.data, layout, config);
+  });
   return () => { if (!gd.isConnected && window.Plotly) window.Plotly.purge(gd); };
 }
 """
@@ -120,4 +139,5 @@ def live_chart(fig: go.Figure, *, key: str, config: dict) -> None:
     if not _ready():
         st.plotly_chart(fig, config=config, key=key)
         return
-    _component(key=key, data={"spec": pio.to_json(fig, validate=False), "config": config, "src": script_url()})
+    _component(key=key, data={"spec": pio.to_json(fig, validate=False), "config": config, "src": script_url(),
+                              "fullscreen": t("common.fullscreen")})
