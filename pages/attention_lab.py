@@ -261,7 +261,8 @@ def real_head_section() -> None:
     got = sentence_run("lab", ckpt)
     if got is None:
         return
-    key, res = model_state.active_key(), got[2]
+    _, _, res = got
+    key = model_state.active_key()
     cfg = ckpt.config
     c1, c2, c3 = st.columns([2, 1, 1])
     kind = c1.radio(t("lab.real.kind"), explain.ATTENTION_KINDS, format_func=kind_label, key="lab_real_kind",

@@ -285,7 +285,8 @@ def main() -> None:
     if got is None:
         why_section(20, ckpt.config.d_model)
         return
-    key, res = model_state.active_key(), got[2]
+    _, _, res = got
+    key = model_state.active_key()
     tr = traced(key, ckpt, res)
     cfg = ckpt.config
     src, tgt = res["src_pieces"], res["tgt_pieces"]

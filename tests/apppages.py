@@ -26,25 +26,26 @@ def live_charts(at) -> dict[str, dict]:
             if c.proto.component_name == "atlas_live_chart"}
 
 
+def charts(at) -> dict[str, tuple[str, dict]]:
+    """key -> (the plotly JSON, the config) of every chart drawn, by st.plotly_chart or by live_chart."""
+    drawn = {c.key: (c.proto.spec, json.loads(c.proto.config)) for c in at.get("plotly_chart")}
+    drawn.update({key: (data["spec"], data["config"]) for key, data in live_charts(at).items()})
+    return drawn
+
+
 def chart_specs(at) -> dict[str, str]:
-    """key -> the plotly JSON of every chart drawn, by st.plotly_chart or by live_chart."""
-    specs = {c.key: c.proto.spec for c in at.get("plotly_chart")}
-    specs.update({key: data["spec"] for key, data in live_charts(at).items()})
-    return specs
+    """key -> the plotly JSON of every chart drawn."""
+    return {key: spec for key, (spec, _) in charts(at).items()}
 
 
-def chart_config(at, key: str) -> dict:
-    """The plotly config (PNG export settings) of the chart drawn with this key."""
-    configs = {c.key: c.proto.config for c in at.get("plotly_chart")}
-    configs.update({k: json.dumps(d["config"]) for k, d in live_charts(at).items()})
-    if key not in configs:
-        raise AssertionError(f"no chart {key}; have {sorted(configs)}")
-    return json.loads(configs[key])
+def chart(at, key: str) -> tuple[str, dict]:
+    """(the plotly JSON, the config) of the chart drawn with this key."""
+    drawn = charts(at)
+    if key not in drawn:
+        raise AssertionError(f"no chart {key}; have {sorted(drawn)}")
+    return drawn[key]
 
 
 def chart_spec(at, key: str) -> dict:
     """The plotly spec of the chart drawn with this key."""
-    specs = chart_specs(at)
-    if key not in specs:
-        raise AssertionError(f"no chart {key}; have {sorted(specs)}")
-    return json.loads(specs[key])
+    return json.loads(chart(at, key)[0])

@@ -11,7 +11,7 @@ import sacrebleu
 import torch
 from streamlit.testing.v1 import AppTest
 
-from apppages import chart_config, chart_spec
+from apppages import chart as drawn_chart
 from transformer_core.masks import make_src_mask, make_trg_mask
 from transformer_core.positional import sinusoidal_encoding
 from transformer_core.schedule import lrate_curve
@@ -56,7 +56,8 @@ def arr(value) -> np.ndarray:
 
 def chart(at: AppTest, key: str):
     """The plotly figure drawn with the given key (show_figure's key defaults to fig_<name>) and its config."""
-    return pio.from_json(json.dumps(chart_spec(at, key))), chart_config(at, key)
+    spec, config = drawn_chart(at, key)
+    return pio.from_json(spec), config
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
