@@ -194,6 +194,45 @@ def test_phrases_option(ding_file, tmp_path):
     assert sizes["0"] == 0 and sizes["2"] == 2 and sizes["all"] == m["counts"]["phrases_available"] > 2
 
 
+def test_common_first_orders_phrases_by_their_rarest_word_in_the_sentences():
+    sentences = [Pair("The cat is on the roof.", "-", "sentence"), Pair("The cat sleeps.", "-", "sentence"),
+                 Pair("A dog barks!", "-", "sentence")]
+    phrases = [Pair(src, "-", "phrase") for src in ("zebra", "dog", "the cat", "cat", "(the) dog")]
+    # the: 3, cat: 2, dog: 1 ('barks!' and '(the)' lose their punctuation), zebra: 0; ties keep their order
+    assert [p.src for p in data.common_first(phrases, sentences)] == ["the cat", "cat", "dog", "(the) dog", "zebra"]
+
+
+def test_phrase_order_common_takes_the_everyday_words(ding_file, tmp_path):
+    chosen = {}
+    for order in ("random", "common"):
+        out = tmp_path / order
+        build(["ding", "--dict", str(ding_file), "--out", str(out), "--phrases", "2", "--phrase-order", order,
+               "--test-size", "4", "--valid-size", "3"])
+        assert read_manifest(out)["options"]["phrase_order"] == order
+        train = data.read_split(out, "train", "en", "de")
+        chosen[order] = {en for en, _ in train if not ding.is_sentence(en, "X.")}
+    # words of many training sentences ("The cat is sleeping …"), not 'kitty', 'to break' or 'railway station'
+    assert chosen["common"] == {"cat", "the dog is sleeping in the garden."}
+    assert len(chosen["random"]) == 2 and chosen["random"] != chosen["common"]
+
+
+def test_tokenizer_option_reuses_a_tokenizer_byte_for_byte(ding_file, tmp_path, capsys):
+    common = ["ding", "--dict", str(ding_file), "--test-size", "4", "--valid-size", "3"]
+    assert build([*common, "--out", str(tmp_path / "a")]) == 0
+    spm = tmp_path / "a" / "spm.model"
+    assert build([*common, "--out", str(tmp_path / "b"), "--phrases", "all", "--tokenizer", str(spm)]) == 0
+    assert (tmp_path / "b" / "spm.model").read_bytes() == spm.read_bytes()
+    tokenizer = read_manifest(tmp_path / "b")["tokenizer"]
+    assert tokenizer["reused_from"] == str(spm)
+    assert tokenizer["sha256"] == read_manifest(tmp_path / "a")["tokenizer"]["sha256"]
+    for name in ("test.en", "valid.de"):                                   # the same held-out sentences
+        assert (tmp_path / "b" / name).read_bytes() == (tmp_path / "a" / name).read_bytes()
+
+    (tmp_path / "not.model").write_text("not a sentencepiece model")
+    assert build([*common, "--out", str(tmp_path / "c"), "--tokenizer", str(tmp_path / "not.model")]) == 2
+    assert "cannot use" in capsys.readouterr().err and not (tmp_path / "c" / "spm.model").exists()
+
+
 def test_phrases_option_rejects_nonsense(capsys):
     with pytest.raises(SystemExit):
         data.main(["ding", "--out", "x", "--phrases", "many"])

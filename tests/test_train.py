@@ -2,6 +2,7 @@
 import json
 import random
 import shutil
+from pathlib import Path
 
 import pytest
 import torch
@@ -17,6 +18,7 @@ from transformer_core.schedule import lrate
 from transformer_core.train import average_weights, batch_loss, main
 
 pytestmark = pytest.mark.usefixtures("one_thread")
+BUNDLED_TOKENIZER = Path(__file__).resolve().parents[1] / "checkpoints" / "ende" / "spm.model"
 
 PAD, BOS, EOS = 0, 2, 3
 
@@ -155,3 +157,35 @@ def test_average_weights_is_the_elementwise_mean(tmp_path):
         files.append(tmp_path / f"step_{i}.safetensors")
     mean = average_weights(files)
     assert torch.equal(mean["w"], torch.tensor([2.0, 1.0])) and torch.equal(mean["b"], torch.tensor([[0.5]]))
+
+
+def test_init_fine_tunes_a_checkpoint_and_says_so(tmp_path, toy_pairs, toy_spm, capsys):
+    small = ["--d-model", "16", "--heads", "2", "--encoder-layers", "1", "--decoder-layers", "1", "--d-ff", "32",
+             "--max-len", "40", "--max-tokens", "300", "--bleu-sentences", "4", "--test-beam", "1", "--device", "cpu"]
+    data = _corpus(tmp_path / "data", toy_pairs, toy_spm)
+    assert main(["--data", str(data), "--out", str(tmp_path / "base"), *small, "--steps", "4", "--warmup", "2"]) == 0
+    base = load_checkpoint(tmp_path / "base" / "checkpoint")
+
+    # lr 0: the fine-tuned weights are the start's, so they must come back unchanged; the model
+    # options (--d-model 32 …) give way to the checkpoint's architecture, --dropout does not
+    out = tmp_path / "tuned"
+    assert main(["--data", str(data), "--out", str(out), "--init", str(tmp_path / "base" / "checkpoint"),
+                 "--d-model", "32", "--dropout", "0.3", "--steps", "2", "--lr-scale", "0", "--max-tokens", "300",
+                 "--bleu-sentences", "4", "--test-beam", "1", "--device", "cpu"]) == 0
+    tuned = load_checkpoint(out / "checkpoint")
+    assert tuned.config.d_model == 16 and tuned.config.dropout == 0.3
+    assert all(torch.equal(v, tuned.model.state_dict()[k]) for k, v in base.model.state_dict().items())
+    training = json.loads((out / "checkpoint" / "training.json").read_text(encoding="utf-8"))
+    assert training["init"]["checkpoint"] == str(tmp_path / "base" / "checkpoint")
+    assert training["init"]["steps"] == 4 and training["steps"] == 2
+    assert f"| initialized from | `{tmp_path / 'base' / 'checkpoint'}` (4 steps" in (out / "checkpoint" / CARD).read_text()
+
+    # another tokenizer: a clear message, no run
+    other = tmp_path / "other"
+    shutil.copytree(data, other)
+    shutil.copyfile(BUNDLED_TOKENIZER, other / "spm.model")
+    capsys.readouterr()
+    assert main(["--data", str(other), "--out", str(tmp_path / "bad"), "--init", str(tmp_path / "base" / "checkpoint"),
+                 "--steps", "1", "--device", "cpu"]) == 2
+    err = capsys.readouterr().err
+    assert "is not" in err and "--tokenizer" in err and not (tmp_path / "bad" / LOG).exists()

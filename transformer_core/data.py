@@ -2,19 +2,23 @@
 
     python -m transformer_core.data ding --out data/ende                    # Debian's trans-de-en, sentences
     python -m transformer_core.data ding --out data/ende-phr --phrases 100000
+    python -m transformer_core.data ding --out data/ende-ft --phrases 60000 --phrase-order common \
+        --tokenizer checkpoints/ende/spm.model      # to fine-tune that checkpoint (train --init)
     python -m transformer_core.data ko-docs --out data/enko                 # Debian's Korean docs, en -> ko
     python -m transformer_core.data files --src my.en --tgt my.de --src-lang en --tgt-lang de --out data/mine
 
 DIR gets {train,valid,test}.{src_lang,tgt_lang} (one sentence per line, UTF-8), spm.model (the
-joint SentencePiece model, trained on train src + tgt) and manifest.json (provenance, licence,
-counts, command line).  The pipeline, shared by all sources:
+joint SentencePiece model, trained on train src + tgt, or the --tokenizer given) and manifest.json
+(provenance, licence, counts, command line).  The pipeline, shared by all sources:
   1. normalize both sides; drop empty pairs, pairs over --max-words words on a side, pairs whose
      character lengths differ by more than --max-ratio, and exact duplicates;
   2. test and valid (--test-size, --valid-size; at most 10% each of a small corpus): evaluable
      sentences, one per distinct source side (lower-cased), taken in the order of a hash of
      that source side (--seed);
   3. train: every other sentence pair, and up to --phrases phrase pairs (0, a number, or all),
-     whose source side and target side (lower-cased) are in neither valid nor test.
+     whose source side and target side (lower-cased) are in neither valid nor test; taken in
+     hash order, or with --phrase-order common those whose rarest source word is most frequent
+     in the training sentences first (the everyday words: "apples", "train station").
 
 Adding a source: write transformer_core/sources/<name>.py with add_arguments(parser) and
 load(args) -> Corpus (see sources/__init__.py), import it below and add it to SOURCES; its
@@ -27,12 +31,13 @@ import argparse
 import hashlib
 import json
 import shlex
+import shutil
 import sys
 import time
 from pathlib import Path
 
 from .sources import Corpus, DataError, Pair, ding, files, korean
-from .tokenizer import normalize, train_tokenizer
+from .tokenizer import Tokenizer, TokenizerError, normalize, train_tokenizer
 
 SOURCES = {
     "ding": ding,    # Ding en -> de dictionary, Debian package trans-de-en
@@ -106,13 +111,28 @@ def split(pairs: list[Pair], test_size: int, valid_size: int, seed: int, counts:
     return {"train": train, **held}
 
 
-def add_phrases(train: list[Pair], n: int | None, seed: int, counts: dict) -> list[Pair]:
-    """Keep the sentences and n phrase pairs (None: all), in a deterministic shuffled order."""
+def _words(text: str) -> list[str]:
+    return [w.strip(".,;:!?\"'()") for w in text.lower().split()]
+
+
+def common_first(phrases: list[Pair], sentences: list[Pair]) -> list[Pair]:
+    """Phrases ordered by how frequent their rarest source word is in the sentences, most first."""
+    freq: dict[str, int] = {}
+    for pair in sentences:
+        for word in _words(pair.src):
+            freq[word] = freq.get(word, 0) + 1
+    return sorted(phrases, key=lambda p: -min((freq.get(w, 0) for w in _words(p.src)), default=0))
+
+
+def add_phrases(train: list[Pair], n: int | None, order: str, seed: int, counts: dict) -> list[Pair]:
+    """Keep the sentences and n phrase pairs (None: all), chosen in `order`, in a deterministic shuffled order."""
     phrases = sorted((p for p in train if p.kind == "phrase"), key=lambda p: _rank(p.src + "\t" + p.tgt, seed))
+    sentences = [p for p in train if p.kind != "phrase"]
+    if order == "common":
+        phrases = common_first(phrases, sentences)      # stable: ties keep the hash order
     counts["phrases_available"] = len(phrases)
     chosen = phrases if n is None else phrases[:n]
-    train = [p for p in train if p.kind != "phrase"] + chosen
-    return sorted(train, key=lambda p: _rank(p.src + "\t" + p.tgt, seed))
+    return sorted(sentences + chosen, key=lambda p: _rank(p.src + "\t" + p.tgt, seed))
 
 
 def write_split(folder: Path, split_name: str, src_lang: str, tgt_lang: str, pairs: list[Pair]) -> None:
@@ -139,21 +159,24 @@ def build(corpus: Corpus, out: Path, args: argparse.Namespace, command: str) -> 
     counts["sentences_kept"] = sum(p.kind == "sentence" for p in pairs)
     counts["phrases_kept"] = len(pairs) - counts["sentences_kept"]
     splits = split(pairs, args.test_size, args.valid_size, args.seed, counts)
-    splits["train"] = add_phrases(splits["train"], args.phrases, args.seed, counts)
+    splits["train"] = add_phrases(splits["train"], args.phrases, args.phrase_order, args.seed, counts)
 
     out.mkdir(parents=True, exist_ok=True)
     for name in SPLITS:
         write_split(out, name, corpus.src_lang, corpus.tgt_lang, splits[name])
-    train_texts = [text for p in splits["train"] for text in (p.src, p.tgt)]
-    tokenizer = train_tokenizer(train_texts, out / "spm.model", args.vocab_size)
+    if args.tokenizer:
+        tokenizer = reuse_tokenizer(args.tokenizer, out / "spm.model")
+    else:
+        train_texts = [text for p in splits["train"] for text in (p.src, p.tgt)]
+        tokenizer = train_tokenizer(train_texts, out / "spm.model", args.vocab_size)
 
     manifest = {
         "source": corpus.meta,
         "src_lang": corpus.src_lang,
         "tgt_lang": corpus.tgt_lang,
         "command": command,
-        "options": {k: getattr(args, k) for k in ("phrases", "test_size", "valid_size", "max_words",
-                                                  "max_ratio", "seed", "vocab_size")},
+        "options": {k: getattr(args, k) for k in ("phrases", "phrase_order", "test_size", "valid_size",
+                                                  "max_words", "max_ratio", "seed", "vocab_size")},
         "counts": counts,
         "splits": {
             "train": len(splits["train"]),
@@ -162,10 +185,22 @@ def build(corpus: Corpus, out: Path, args: argparse.Namespace, command: str) -> 
             "valid": len(splits["valid"]),
             "test": len(splits["test"]),
         },
-        "tokenizer": {"file": "spm.model", "type": "unigram", "vocab_size": tokenizer.vocab_size},
+        "tokenizer": {"file": "spm.model", "type": "unigram", "vocab_size": tokenizer.vocab_size,
+                      "reused_from": str(args.tokenizer) if args.tokenizer else None,
+                      "sha256": hashlib.sha256((out / "spm.model").read_bytes()).hexdigest()},
     }
     (out / "manifest.json").write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     return manifest
+
+
+def reuse_tokenizer(source: Path, target: Path) -> Tokenizer:
+    """Copy an existing SentencePiece model (validated first) to target."""
+    try:
+        tokenizer = Tokenizer.load(source)
+    except (OSError, TokenizerError) as err:
+        raise DataError(f"cannot use {source} as the tokenizer: {err}") from err
+    shutil.copyfile(source, target)     # byte for byte: train --init compares the files
+    return tokenizer
 
 
 def _phrases(value: str) -> int | None:
@@ -183,6 +218,9 @@ def shared_options() -> argparse.ArgumentParser:
     shared.add_argument("--out", type=Path, required=True, help="output folder, e.g. data/ende")
     shared.add_argument("--phrases", type=_phrases, default=0,
                         help="phrase pairs to add to train: a number, 0 or 'all' (default: %(default)s)")
+    shared.add_argument("--phrase-order", choices=["random", "common"], default="random",
+                        help="which phrases --phrases takes first: in hash order, or those of the "
+                             "training sentences' most frequent words (default: %(default)s)")
     shared.add_argument("--test-size", type=int, default=1000, help="test sentence pairs (default: %(default)s)")
     shared.add_argument("--valid-size", type=int, default=1000, help="valid sentence pairs (default: %(default)s)")
     shared.add_argument("--max-words", type=int, default=60, help="longest side, in words (default: %(default)s)")
@@ -190,6 +228,9 @@ def shared_options() -> argparse.ArgumentParser:
                         help="largest ratio of the sides' character lengths (default: %(default)s)")
     shared.add_argument("--seed", type=int, default=0, help="salt of the split hash (default: %(default)s)")
     shared.add_argument("--vocab-size", type=int, default=8000, help="SentencePiece vocabulary (default: %(default)s)")
+    shared.add_argument("--tokenizer", type=Path,
+                        help="reuse this SentencePiece model instead of training one, e.g. a checkpoint's "
+                             "spm.model to fine-tune it (train --init); --vocab-size is then ignored")
     return shared
 
 

@@ -39,6 +39,15 @@ def _weights_row(selection: dict | None) -> str:
     return text
 
 
+def _init_row(init: dict | None) -> str:
+    """A fine-tuned model: what it started from; the rows above count this run only."""
+    if not init:
+        return ""
+    before = f"{init['steps']:,} steps, {init['wall_time_s'] / 60:.1f} min" if init.get("steps") else "its own training"
+    return (f"| initialized from | `{init['checkpoint']}` ({before}); the steps and times above are "
+            f"this fine-tuning run's only |\n")
+
+
 def render_card(t: dict) -> str:
     cfg, data, test = t["config"], t["data"], t["test"]
     m = data["manifest"]
@@ -82,7 +91,7 @@ it is not redistributed with this checkpoint. Counts after each step of the pipe
 | schedule | lrate = {t['args']['lr_scale']} · d_model^-0.5 · min(step^-0.5, step · {t['args']['warmup']}^-1.5) |
 | label smoothing / dropout | {t['args']['label_smoothing']} / {cfg['dropout']} |
 | exported weights | {_weights_row(t.get('selection'))} |
-| torch | {t['torch']} |
+{_init_row(t.get('init'))}| torch | {t['torch']} |
 
 ## Test results
 On the held-out test split ({test['n']:,} sentence pairs, never seen in training), beam {test['beam']}:

@@ -21,7 +21,7 @@ import platform
 import shutil
 import sys
 import time
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 
 import torch
@@ -31,7 +31,8 @@ from torch import nn
 from tqdm import tqdm
 
 from .batching import collate, make_batches
-from .checkpoint import LOG, TOKENIZER, TRAINING, load_checkpoint, save_checkpoint, save_weights
+from .checkpoint import (LOG, TOKENIZER, TRAINING, Checkpoint, CheckpointError, load_checkpoint, save_checkpoint,
+                         save_weights)
 from .config import ModelConfig
 from .data import read_split
 from .decoding import greedy_decode_batch
@@ -48,6 +49,8 @@ def parse_args(argv=None):
     p.add_argument("--data", required=True, help="folder from python -m transformer_core.data")
     p.add_argument("--out", required=True, help="run folder (resumed if it holds state.pt)")
     p.add_argument("--export", help="checkpoint folder to write at the end (default: OUT/checkpoint)")
+    p.add_argument("--init", help="start from this checkpoint's weights and architecture (fine-tuning); "
+                                  "the data must use its tokenizer (data --tokenizer CHECKPOINT/spm.model)")
     m = p.add_argument_group("model")
     m.add_argument("--d-model", type=int, default=256)
     m.add_argument("--heads", type=int, default=4)
@@ -93,6 +96,18 @@ def setup_device(args):
             torch.cuda.set_device(device)
         dist.init_process_group("nccl" if device.type == "cuda" else "gloo")
     return device, rank, world
+
+
+def start_from(folder: str, data: Path, src_lang: str, tgt_lang: str) -> Checkpoint:
+    """The checkpoint to fine-tune; it must speak the data's languages with the data's tokenizer."""
+    base = load_checkpoint(folder)
+    if (base.config.src_lang, base.config.tgt_lang) != (src_lang, tgt_lang):
+        raise CheckpointError(f"{folder} translates {base.config.src_lang}→{base.config.tgt_lang}, "
+                              f"the data {src_lang}→{tgt_lang}")
+    if (base.path / TOKENIZER).read_bytes() != (data / TOKENIZER).read_bytes():
+        raise CheckpointError(f"{data / TOKENIZER} is not {folder}'s tokenizer: build the data with "
+                              f"--tokenizer {base.path / TOKENIZER}")
+    return base
 
 
 def encode_pairs(tok: Tokenizer, pairs, max_len: int):
@@ -183,17 +198,26 @@ def main(argv=None) -> int:
     src_lang, tgt_lang = manifest["src_lang"], manifest["tgt_lang"]
     tok = Tokenizer.load(data / TOKENIZER)
 
-    cfg = ModelConfig(vocab_size=tok.vocab_size, d_model=args.d_model, n_heads=args.heads,
-                      n_encoder_layers=args.encoder_layers, n_decoder_layers=args.decoder_layers,
-                      d_ff=args.d_ff, dropout=args.dropout, max_len=args.max_len,
-                      positional=args.positional, pad_id=tok.pad_id, unk_id=tok.unk_id,
-                      bos_id=tok.bos_id, eos_id=tok.eos_id, src_lang=src_lang, tgt_lang=tgt_lang)
+    try:
+        base = start_from(args.init, data, src_lang, tgt_lang) if args.init else None
+    except CheckpointError as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    cfg = replace(base.config, dropout=args.dropout) if base else ModelConfig(
+        vocab_size=tok.vocab_size, d_model=args.d_model, n_heads=args.heads,
+        n_encoder_layers=args.encoder_layers, n_decoder_layers=args.decoder_layers,
+        d_ff=args.d_ff, dropout=args.dropout, max_len=args.max_len,
+        positional=args.positional, pad_id=tok.pad_id, unk_id=tok.unk_id,
+        bos_id=tok.bos_id, eos_id=tok.eos_id, src_lang=src_lang, tgt_lang=tgt_lang)
     train = encode_pairs(tok, read_split(data, "train", src_lang, tgt_lang), cfg.max_len)
     valid_text = read_split(data, "valid", src_lang, tgt_lang)
     valid = encode_pairs(tok, valid_text, cfg.max_len)
     lengths = [(len(s), len(t)) for s, t in train]
 
-    model = Transformer(cfg).to(device)
+    model = Transformer(cfg)
+    if base:
+        model.load_state_dict(base.model.state_dict())
+    model = model.to(device)
     opt = torch.optim.Adam(model.parameters(), lr=0.0, betas=(0.9, 0.98), eps=1e-9)
     step, epoch, elapsed, cpu, best_bleu = 0, 0, 0.0, 0.0, -1.0  # elapsed: wall s, cpu: process CPU s
     state_path = out / "state.pt"
@@ -295,13 +319,15 @@ def main(argv=None) -> int:
             if bleu > best_bleu:
                 chosen = save_checkpoint(out / "averaged", model, data / TOKENIZER)
                 selection["chosen"] = "average"
-        export(args, cfg, data, out, chosen, selection, manifest, step, elapsed, cpu, device, world, len(train))
+        init = base and {"checkpoint": args.init, **{k: base.training.get(k) for k in ("steps", "wall_time_s", "cpu_time_s")},
+                         "test": base.training.get("test")}
+        export(args, cfg, data, out, chosen, selection, manifest, step, elapsed, cpu, device, world, len(train), init)
     if world > 1:
         dist.destroy_process_group()
     return 0
 
 
-def export(args, cfg, data, out, chosen, selection, manifest, step, elapsed, cpu, device, world, n_train):
+def export(args, cfg, data, out, chosen, selection, manifest, step, elapsed, cpu, device, world, n_train, init=None):
     """Score the chosen checkpoint on the test split and write it, with log and card, to --export."""
     target = Path(args.export) if args.export else out / "checkpoint"
     best = load_checkpoint(chosen)
@@ -313,7 +339,7 @@ def export(args, cfg, data, out, chosen, selection, manifest, step, elapsed, cpu
     training = {"data": {"folder": str(data), "manifest": manifest, "train_pairs_used": n_train},
                 "args": vars(args), "config": asdict(cfg), "steps": step,
                 "wall_time_s": round(elapsed, 1), "cpu_time_s": round(cpu, 1), "hardware": hardware, "world_size": world,
-                "parameters": best.model.num_parameters(), "selection": selection,
+                "parameters": best.model.num_parameters(), "selection": selection, "init": init,
                 "test": {**result, "beam": args.test_beam},
                 "torch": torch.__version__}
     target.mkdir(parents=True, exist_ok=True)
