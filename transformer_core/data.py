@@ -2,7 +2,7 @@
 
     python -m transformer_core.data ding --out data/ende                    # Debian's trans-de-en, sentences
     python -m transformer_core.data ding --out data/ende-phr --phrases 100000
-    python -m transformer_core.data ding --out data/ende-ft --phrases 60000 --phrase-order common \
+    python -m transformer_core.data ding --out data/ende-ft --phrases 80000 --phrase-order common \
         --tokenizer checkpoints/ende/spm.model      # to fine-tune that checkpoint (train --init)
     python -m transformer_core.data ko-docs --out data/enko                 # Debian's Korean docs, en -> ko
     python -m transformer_core.data files --src my.en --tgt my.de --src-lang en --tgt-lang de --out data/mine
@@ -34,6 +34,7 @@ import shlex
 import shutil
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 from .sources import Corpus, DataError, Pair, ding, files, korean
@@ -117,22 +118,22 @@ def _words(text: str) -> list[str]:
 
 def common_first(phrases: list[Pair], sentences: list[Pair]) -> list[Pair]:
     """Phrases ordered by how frequent their rarest source word is in the sentences, most first."""
-    freq: dict[str, int] = {}
-    for pair in sentences:
-        for word in _words(pair.src):
-            freq[word] = freq.get(word, 0) + 1
-    return sorted(phrases, key=lambda p: -min((freq.get(w, 0) for w in _words(p.src)), default=0))
+    freq = Counter(word for pair in sentences for word in _words(pair.src))
+    return sorted(phrases, key=lambda p: -min((freq[w] for w in _words(p.src)), default=0))
 
 
 def add_phrases(train: list[Pair], n: int | None, order: str, seed: int, counts: dict) -> list[Pair]:
     """Keep the sentences and n phrase pairs (None: all), chosen in `order`, in a deterministic shuffled order."""
-    phrases = sorted((p for p in train if p.kind == "phrase"), key=lambda p: _rank(p.src + "\t" + p.tgt, seed))
+    def shuffled(pairs):
+        return sorted(pairs, key=lambda p: _rank(p.src + "\t" + p.tgt, seed))
+
+    phrases = shuffled(p for p in train if p.kind == "phrase")
     sentences = [p for p in train if p.kind != "phrase"]
     if order == "common":
         phrases = common_first(phrases, sentences)      # stable: ties keep the hash order
     counts["phrases_available"] = len(phrases)
     chosen = phrases if n is None else phrases[:n]
-    return sorted(sentences + chosen, key=lambda p: _rank(p.src + "\t" + p.tgt, seed))
+    return shuffled(sentences + chosen)
 
 
 def write_split(folder: Path, split_name: str, src_lang: str, tgt_lang: str, pairs: list[Pair]) -> None:

@@ -319,8 +319,8 @@ def main(argv=None) -> int:
             if bleu > best_bleu:
                 chosen = save_checkpoint(out / "averaged", model, data / TOKENIZER)
                 selection["chosen"] = "average"
-        init = base and {"checkpoint": args.init, **{k: base.training.get(k) for k in ("steps", "wall_time_s", "cpu_time_s")},
-                         "test": base.training.get("test")}
+        init = None if base is None else {"checkpoint": args.init, **{
+            k: base.training.get(k) for k in ("steps", "wall_time_s", "cpu_time_s", "test")}}
         export(args, cfg, data, out, chosen, selection, manifest, step, elapsed, cpu, device, world, len(train), init)
     if world > 1:
         dist.destroy_process_group()
