@@ -1,7 +1,10 @@
 """Training: a tiny model overfits a batch and decodes it back; train.main runs, logs, resumes and exports."""
 import json
+import os
 import random
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -189,3 +192,50 @@ def test_init_fine_tunes_a_checkpoint_and_says_so(tmp_path, toy_pairs, toy_spm, 
                  "--steps", "1", "--device", "cpu"]) == 2
     err = capsys.readouterr().err
     assert "is not" in err and "--tokenizer" in err and not (tmp_path / "bad" / LOG).exists()
+
+
+def test_torchrun_two_processes_train_as_one_with_two_accumulated_batches(tmp_path, toy_pairs, toy_spm):
+    """DistributedDataParallel under torchrun (gloo, CPU): 2 ranks, one batch each per step, average their
+    gradients, so they must reach the weights one process reaches with --accum 2 over the same batches.
+    Only rank 0 writes the log and the checkpoint."""
+    data = _corpus(tmp_path / "data", toy_pairs, toy_spm)
+    small = ["--data", str(data), "--d-model", "16", "--heads", "2", "--encoder-layers", "1", "--decoder-layers",
+             "1", "--d-ff", "32", "--max-len", "40", "--max-tokens", "120", "--warmup", "4", "--dropout", "0",
+             "--steps", "4", "--log-every", "2", "--valid-every", "4", "--save-every", "4",
+             "--bleu-sentences", "4", "--test-beam", "1", "--device", "cpu", "--average", "1"]
+    assert main([*small, "--out", str(tmp_path / "one"), "--accum", "2"]) == 0
+    assert main([*small, "--out", str(tmp_path / "half")]) == 0                 # one batch per step
+    env = {**os.environ, "OMP_NUM_THREADS": "1"}
+    run = subprocess.run([sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc_per_node", "2",
+                          "-m", "transformer_core.train", *small, "--out", str(tmp_path / "two")],
+                         cwd=Path(__file__).resolve().parents[1], env=env, capture_output=True, text=True,
+                         timeout=120)
+    assert run.returncode == 0, run.stderr[-2000:]
+    one, half, two = (torch.load(tmp_path / d / "state.pt", weights_only=True)["model"] for d in ("one", "half", "two"))
+    assert one.keys() == two.keys()
+    for name, w in one.items():
+        torch.testing.assert_close(two[name], w, rtol=1e-4, atol=1e-5, msg=name)
+    assert max(float((half[k] - w).abs().max()) for k, w in one.items()) > 1e-3   # other batches: other weights
+    training = json.loads((tmp_path / "two" / "checkpoint" / "training.json").read_text(encoding="utf-8"))
+    assert training["world_size"] == 2 and training["steps"] == 4
+    steps = [r["step"] for r in _log(tmp_path / "one" / LOG)]
+    assert steps == [2, 4] and [r["step"] for r in _log(tmp_path / "two" / LOG)] == steps  # no rank doubles it
+    assert "world 2" in run.stderr
+
+
+def test_bf16_autocast_loss_follows_fp32():
+    """The GPU path's bf16 autocast (here on the CPU, where torch.autocast supports it too): the loss is
+    computed in fp32 from bf16 logits, stays within bf16 rounding of the fp32 loss, and gradients flow."""
+    torch.manual_seed(0)
+    model = Transformer(ModelConfig(vocab_size=40, d_model=32, n_heads=4, n_encoder_layers=1, n_decoder_layers=1,
+                                    d_ff=64, dropout=0.0, max_len=16))
+    src, tgt = collate([([BOS, 5, 6, 7, EOS], [BOS, 8, 9, EOS]), ([BOS, 10, 11, EOS], [BOS, 12, 13, 14, EOS])], PAD)
+    criterion = nn.CrossEntropyLoss(ignore_index=PAD, label_smoothing=0.1)
+    full, n = batch_loss(model, src, tgt, criterion, torch.device("cpu"), amp=False)
+    half, n_half = batch_loss(model, src, tgt, criterion, torch.device("cpu"), amp=True)
+    assert n == n_half == 7 and half.dtype == torch.float32
+    full, half_value = float(full.detach()), float(half.detach())
+    assert abs(half_value - full) < 0.02 * full and half_value != full
+    half.backward()
+    grads = [p.grad for p in model.parameters()]
+    assert all(g is not None and torch.isfinite(g).all() for g in grads)
