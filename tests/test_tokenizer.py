@@ -1,4 +1,6 @@
 """The joint SentencePiece tokenizer, text normalization, and pieces -> words."""
+from pathlib import Path
+
 import pytest
 import torch
 
@@ -13,6 +15,7 @@ TEXTS = [
     "We’ve got some apples.", "Wir haben ein paar Äpfel.",
     "The station is near the house.", "Der Bahnhof ist nahe beim Haus.",
 ] * 3
+BUNDLED_TOKENIZER = Path(__file__).resolve().parents[1] / "checkpoints" / "ende" / "spm.model"
 
 
 @pytest.fixture(scope="module")
@@ -42,6 +45,25 @@ def test_encode_has_no_bos_eos_and_decode_skips_specials(tok):
     ids = tok.encode("Wo ist der Bahnhof?")
     assert ids and tok.bos_id not in ids and tok.eos_id not in ids
     assert tok.decode([tok.bos_id, *ids, tok.eos_id, tok.pad_id, tok.pad_id]) == "Wo ist der Bahnhof?"
+
+
+def test_sampled_segmentations_vary_spell_the_same_text_and_follow_the_seed():
+    """Subword regularization: every draw decodes to the text, draws differ from the best segmentation
+    and from each other, a smaller alpha varies more, and the same seed repeats the same draws."""
+    tok = Tokenizer.load(BUNDLED_TOKENIZER)
+    text = "Where is the train station? I don't like apples."
+    best = tok.encode(text)
+
+    def draws(alpha: float, seed: int = 7, n: int = 20) -> list[list[int]]:
+        Tokenizer.seed_sampling(seed)
+        return [tok.encode(text, sample_alpha=alpha) for _ in range(n)]
+
+    sampled = draws(0.1)
+    assert all(tok.decode(ids) == normalize(text) for ids in sampled)
+    assert len({tuple(ids) for ids in sampled}) > 10
+    assert sum(ids != best for ids in draws(0.1)) > sum(ids != best for ids in draws(2.0))
+    assert draws(0.1) == sampled and draws(0.1, seed=8) != sampled
+    assert tok.encode(text) == best                                   # no alpha: the best, always
 
 
 def test_small_corpus_gets_a_smaller_vocabulary(tok):

@@ -239,3 +239,29 @@ def test_bf16_autocast_loss_follows_fp32():
     half.backward()
     grads = [p.grad for p in model.parameters()]
     assert all(g is not None and torch.isfinite(g).all() for g in grads)
+
+
+def test_subword_alpha_resegments_each_epoch_and_the_card_says_so(tmp_path, toy_pairs, toy_spm, monkeypatch):
+    """--subword-alpha: every epoch encodes the training text with a new seed (sampled segmentations,
+    the same text), validation keeps the best segmentation; the model card names the option."""
+    from transformer_core import train as train_module
+    calls = []
+    real = train_module.encode_pairs
+
+    def spy(tok, pairs, max_len, sample_alpha=None):
+        calls.append(sample_alpha)
+        return real(tok, pairs, max_len, sample_alpha)
+
+    monkeypatch.setattr(train_module, "encode_pairs", spy)
+    seeds = []
+    monkeypatch.setattr(train_module.Tokenizer, "seed_sampling", staticmethod(seeds.append))
+    data = _corpus(tmp_path / "data", toy_pairs, toy_spm)
+    out = tmp_path / "run"
+    assert main(["--data", str(data), "--out", str(out), "--d-model", "16", "--heads", "2", "--encoder-layers", "1",
+                 "--decoder-layers", "1", "--d-ff", "32", "--max-len", "40", "--max-tokens", "300", "--steps", "12",
+                 "--bleu-sentences", "4", "--test-beam", "1", "--device", "cpu", "--subword-alpha", "0.3"]) == 0
+    epochs = len(seeds)
+    assert epochs >= 2 and seeds == [1 + e for e in range(epochs)]           # --seed 1 + epoch
+    assert calls == [None, None] + [0.3] * epochs                            # train and valid once, then each epoch
+    card = (out / "checkpoint" / CARD).read_text(encoding="utf-8")
+    assert "| segmentation of the training text | sampled anew each epoch from the 64 most likely, alpha 0.3" in card

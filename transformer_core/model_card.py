@@ -1,6 +1,8 @@
 """MODEL_CARD.md, rendered from the training record (training.json) that train.py writes."""
 from __future__ import annotations
 
+from .tokenizer import SAMPLE_NBEST
+
 
 def _table(header: list[str], rows: list[list]) -> str:
     fmt = lambda v: f"{v:,}" if isinstance(v, int) else str(v)
@@ -37,6 +39,12 @@ def _weights_row(selection: dict | None) -> str:
                 f"{avg['valid_bleu']:.2f}, against the {text}")
         text += "; the average was exported" if selection["chosen"] == "average" else "; the best was exported"
     return text
+
+
+def _segmentation(alpha: float | None) -> str:
+    if alpha is None:
+        return "the most likely (as in validation and test)"
+    return f"sampled anew each epoch from the {SAMPLE_NBEST} most likely, alpha {alpha} (subword regularization)"
 
 
 def _init_row(init: dict | None) -> str:
@@ -90,6 +98,7 @@ it is not redistributed with this checkpoint. Counts after each step of the pipe
 | batch | {t['args']['max_tokens']} tokens per side × {t['args']['accum']} accumulation |
 | schedule | lrate = {t['args']['lr_scale']} · d_model^-0.5 · min(step^-0.5, step · {t['args']['warmup']}^-1.5) |
 | label smoothing / dropout | {t['args']['label_smoothing']} / {cfg['dropout']} |
+| segmentation of the training text | {_segmentation(t['args'].get('subword_alpha'))} |
 | exported weights | {_weights_row(t.get('selection'))} |
 {_init_row(t.get('init'))}| torch | {t['torch']} |
 

@@ -26,6 +26,7 @@ from .config import ModelConfig
 
 PAD_ID, UNK_ID, BOS_ID, EOS_ID = ModelConfig.pad_id, ModelConfig.unk_id, ModelConfig.bos_id, ModelConfig.eos_id
 SPECIAL_PIECES = {PAD_ID: "<pad>", BOS_ID: "<s>", EOS_ID: "</s>"}
+SAMPLE_NBEST = 64                   # segmentations that subword sampling draws from
 WORD_START = "▁"  # U+2581, SentencePiece's mark for "a space came before this piece"
 
 _QUOTES = str.maketrans({
@@ -86,11 +87,19 @@ class Tokenizer:
     def vocab_size(self) -> int:
         return self.sp.vocab_size()
 
-    pad_id, unk_id, bos_id, eos_id = PAD_ID, UNK_ID, BOS_ID, EOS_ID
+    def encode(self, text: str, sample_alpha: float | None = None) -> list[int]:
+        """Normalized text -> piece ids, without BOS/EOS: the most likely segmentation, or with sample_alpha
+        one drawn from the 64 most likely with probability ∝ P(segmentation)^alpha (subword
+        regularization, Kudo 2018; smaller alpha, more varied; seed it with seed_sampling)."""
+        if sample_alpha is None:
+            return self.sp.encode(normalize(text), out_type=int)
+        return self.sp.encode(normalize(text), out_type=int, enable_sampling=True, alpha=sample_alpha,
+                              nbest_size=SAMPLE_NBEST)
 
-    def encode(self, text: str) -> list[int]:
-        """Normalized text -> piece ids, without BOS/EOS."""
-        return self.sp.encode(normalize(text), out_type=int)
+    @staticmethod
+    def seed_sampling(seed: int) -> None:
+        """Seed SentencePiece's sampling (one generator for the whole process)."""
+        spm.set_random_generator_seed(seed)
 
     def decode(self, ids: Iterable[int]) -> str:
         """Piece ids -> text; <pad>, <s> and </s> are skipped."""

@@ -66,6 +66,9 @@ def parse_args(argv=None):
     o.add_argument("--warmup", type=int, default=4000)
     o.add_argument("--lr-scale", type=float, default=1.0, help="multiplies the lrate formula")
     o.add_argument("--label-smoothing", type=float, default=0.1)
+    o.add_argument("--subword-alpha", type=float, metavar="ALPHA",
+                   help="subword regularization: each epoch samples every training pair's segmentation "
+                        "(SentencePiece, 64 best, smoothing ALPHA, e.g. 0.1); validation and test keep the best")
     r = p.add_argument_group("run")
     r.add_argument("--steps", type=int, default=100_000, help="stop after this many optimizer steps")
     r.add_argument("--minutes", type=float, help="stop after this much training time")
@@ -110,12 +113,13 @@ def start_from(folder: str, data: Path, src_lang: str, tgt_lang: str) -> Checkpo
     return base
 
 
-def encode_pairs(tok: Tokenizer, pairs, max_len: int):
-    """Text pairs -> (src ids, tgt ids), each BOS … EOS; pairs longer than max_len are dropped."""
+def encode_pairs(tok: Tokenizer, pairs, max_len: int, sample_alpha: float | None = None):
+    """Text pairs -> (src ids, tgt ids), each BOS … EOS; pairs longer than max_len are dropped.
+    sample_alpha: sampled segmentations (Tokenizer.encode)."""
     out = []
     for s, t in pairs:
-        src = [tok.bos_id, *tok.encode(s), tok.eos_id]
-        tgt = [tok.bos_id, *tok.encode(t), tok.eos_id]
+        src = [tok.bos_id, *tok.encode(s, sample_alpha), tok.eos_id]
+        tgt = [tok.bos_id, *tok.encode(t, sample_alpha), tok.eos_id]
         if len(src) <= max_len and len(tgt) <= max_len:
             out.append((src, tgt))
     return out
@@ -209,10 +213,10 @@ def main(argv=None) -> int:
         d_ff=args.d_ff, dropout=args.dropout, max_len=args.max_len,
         positional=args.positional, pad_id=tok.pad_id, unk_id=tok.unk_id,
         bos_id=tok.bos_id, eos_id=tok.eos_id, src_lang=src_lang, tgt_lang=tgt_lang)
-    train = encode_pairs(tok, read_split(data, "train", src_lang, tgt_lang), cfg.max_len)
+    train_text = read_split(data, "train", src_lang, tgt_lang)
+    train = encode_pairs(tok, train_text, cfg.max_len)
     valid_text = read_split(data, "valid", src_lang, tgt_lang)
     valid = encode_pairs(tok, valid_text, cfg.max_len)
-    lengths = [(len(s), len(t)) for s, t in train]
 
     model = Transformer(cfg)
     if base:
@@ -251,7 +255,10 @@ def main(argv=None) -> int:
     trained = False                                              # any step in this process (not just resumed)
     window_loss, window_tokens, window_time = 0.0, 0, 0.0   # since the last log line
     while step < args.steps and not timed_out():
-        batches = make_batches(lengths, args.max_tokens, seed=args.seed + epoch)
+        if args.subword_alpha:            # each epoch segments the training text anew, alike on every rank
+            Tokenizer.seed_sampling(args.seed + epoch)
+            train = encode_pairs(tok, train_text, cfg.max_len, args.subword_alpha)
+        batches = make_batches([(len(s), len(t)) for s, t in train], args.max_tokens, seed=args.seed + epoch)
         batches = batches[: len(batches) // world * world][rank::world]  # same count on every rank
         for first in range(0, len(batches) - args.accum + 1, args.accum):
             clock, cpu_clock = time.perf_counter(), time.process_time()
