@@ -149,6 +149,15 @@ def test_train_main_logs_resumes_and_exports(tmp_path, toy_pairs, toy_spm, capsy
     assert main(args + ["--steps", "10"]) == 0                              # nothing left to train: export only
     assert _log(out / LOG) == log                                            # no second validation line
 
+    # export only again, the average outright: the mean of the two snapshots, whatever its BLEU
+    assert main(args + ["--steps", "10", "--select", "average", "--export", str(tmp_path / "avg")]) == 0
+    a, b = (load_file(str(f)) for f in snapshots)
+    exported = load_file(str(tmp_path / "avg" / "model.safetensors"))
+    assert all(torch.equal((a[k].double() + b[k].double()).div(2).float(), exported[k]) for k in a)
+    assert json.loads((tmp_path / "avg" / "training.json").read_text(encoding="utf-8"))["selection"]["chosen"] == "average"
+    with pytest.raises(SystemExit):
+        main(args[:-2] + ["--select", "average"])                            # no --average: refused
+
 
 def test_average_weights_is_the_elementwise_mean(tmp_path):
     tensors = [{"w": torch.tensor([1.0, 2.0]), "b": torch.tensor([[0.5]])},

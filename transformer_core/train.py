@@ -9,7 +9,8 @@ The run folder gets state.pt (resumable: rerun the same command to continue), tr
 and bleu) and best/ (the checkpoint with the best validation BLEU).  With --average N it also keeps
 the weights of the last N resumable saves in snapshots/ and, at the end, averages them (the paper's
 base models average the last 5 checkpoints, §6.1); the average replaces best/ when its validation
-BLEU is higher.  The chosen weights are scored on the test split and exported, with MODEL_CARD.md and
+BLEU is higher (--select average or best
+chooses outright).  The chosen weights are scored on the test split and exported, with MODEL_CARD.md and
 training.json (which records the choice), to --export.
 """
 from __future__ import annotations
@@ -78,12 +79,18 @@ def parse_args(argv=None):
     r.add_argument("--save-every", type=int, default=250, help="steps between resumable saves")
     r.add_argument("--average", type=int, default=1, metavar="N",
                    help="export the average of the weights at the last N saves if it validates better")
+    r.add_argument("--select", choices=["auto", "best", "average"], default="auto",
+                   help="weights to export: the better on validation BLEU (auto), the best validation "
+                        "checkpoint, or the --average of the last saves")
     r.add_argument("--seed", type=int, default=1)
     r.add_argument("--device", default="auto", help="auto, cpu, cuda, cuda:1 …")
     r.add_argument("--threads", type=int, help="CPU threads (torch.set_num_threads)")
     r.add_argument("--compile", action="store_true", help="torch.compile the model")
     r.add_argument("--test-beam", type=int, default=4, help="beam for the final test score")
-    return p.parse_args(argv)
+    args = p.parse_args(argv)
+    if args.select == "average" and args.average < 2:
+        p.error("--select average needs --average N, N ≥ 2")
+    return args
 
 
 def setup_device(args):
@@ -323,7 +330,7 @@ def main(argv=None) -> int:
             selection["average"] = {"steps": [int(f.stem.split("_")[1]) for f in snapshots], "valid_bleu": bleu}
             print(f"average of {len(snapshots)} snapshots: valid BLEU {bleu:.2f} (best {best_bleu:.2f})",
                   file=sys.stderr)
-            if bleu > best_bleu:
+            if args.select == "average" or (args.select == "auto" and bleu > best_bleu):
                 chosen = save_checkpoint(out / "averaged", model, data / TOKENIZER)
                 selection["chosen"] = "average"
         init = None if base is None else {"checkpoint": args.init, **{
