@@ -18,6 +18,7 @@ from .checkpoint import CARD, TOKENIZER, WEIGHTS, Checkpoint, CheckpointError, l
 from .data import DataError, read_split
 from .evaluate import score
 from .model import Transformer
+from .model_card import scores_table
 from .train import average_weights
 from .translate import translate_lines
 
@@ -38,10 +39,7 @@ def render_soup_card(ckpts: list[Checkpoint], test: dict | None, data: str | Non
     if test is None:
         result = "Not scored: run `python -m transformer_core.evaluate --checkpoint <this folder> --split test`."
     else:
-        result = (f"On the test split of `{data}` ({test['n']:,} sentence pairs), beam {test['beam']}:\n\n"
-                  f"| metric | score | sacrebleu signature |\n|---|---|---|\n"
-                  f"| BLEU | {test['bleu']:.2f} | `{test['bleu_signature']}` |\n"
-                  f"| chrF | {test['chrf']:.2f} | `{test['chrf_signature']}` |")
+        result = f"On the test split of `{data}` ({test['n']:,} sentence pairs), beam {test['beam']}:\n\n{scores_table(test)}"
     ingredients = "\n\n".join(
         f"<details><summary>{c.path}</summary>\n\n{c.card or '(no model card)'}\n\n</details>" for c in ckpts)
     return f"""# Average of {len(ckpts)} checkpoints

@@ -41,6 +41,13 @@ def _weights_row(selection: dict | None) -> str:
     return text
 
 
+def scores_table(test: dict) -> str:
+    """BLEU and chrF with their sacrebleu signatures, whose '|' are escaped so the table keeps 3 columns."""
+    sig = lambda name: "`" + test[f"{name}_signature"].replace("|", "\\|") + "`"
+    return _table(["metric", "score", "sacrebleu signature"],
+                  [["BLEU", f"{test['bleu']:.2f}", sig("bleu")], ["chrF", f"{test['chrf']:.2f}", sig("chrf")]])
+
+
 def _segmentation(alpha: float | None) -> str:
     if alpha is None:
         return "the most likely (as in validation and test)"
@@ -105,10 +112,7 @@ it is not redistributed with this checkpoint. Counts after each step of the pipe
 ## Test results
 On the held-out test split ({test['n']:,} sentence pairs, never seen in training), beam {test['beam']}:
 
-| metric | score | sacrebleu signature |
-|---|---|---|
-| BLEU | {test['bleu']:.2f} | `{test['bleu_signature']}` |
-| chrF | {test['chrf']:.2f} | `{test['chrf_signature']}` |
+{scores_table(test)}
 
 Reproduce: `python -m transformer_core.evaluate --checkpoint <this folder> --split test --beam {test['beam']}`
 (after building the data as above).
