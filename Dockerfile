@@ -71,6 +71,7 @@ ENV STREAMLIT_SERVER_HEADLESS=true \
     STREAMLIT_SERVER_ENABLE_CORS=true \
     STREAMLIT_SERVER_FILE_WATCHER_TYPE=none \
     STREAMLIT_SERVER_ENABLE_STATIC_SERVING=true \
+    STREAMLIT_SERVER_SCRIPT_HEALTH_CHECK_ENABLED=true \
     STREAMLIT_SERVER_RUN_ON_SAVE=false \
     STREAMLIT_CLIENT_TOOLBAR_MODE=viewer \
     STREAMLIT_BROWSER_GATHER_USAGE_STATS=false
@@ -78,7 +79,10 @@ ENV STREAMLIT_SERVER_HEADLESS=true \
 USER 10001:10001
 EXPOSE 8501
 
-HEALTHCHECK --interval=15s --timeout=5s --start-period=60s --retries=3 \
-    CMD ["python", "-c", "import sys, urllib.request; sys.exit(0 if urllib.request.urlopen('http://127.0.0.1:8501/_stcore/health', timeout=4).status == 200 else 1)"]
+# Healthy = the app's script runs without an error (a throwaway session runs the home page). The first
+# check also loads the model for the first visitor and ends Streamlit's older pages/ mode, in which the
+# first visit to a page's own URL would show a "Page not found" notice.
+HEALTHCHECK --interval=15s --timeout=30s --start-period=60s --retries=3 \
+    CMD ["python", "-c", "import sys, urllib.request; sys.exit(0 if urllib.request.urlopen('http://127.0.0.1:8501/_stcore/script-health-check', timeout=25).status == 200 else 1)"]
 
 CMD ["streamlit", "run", "app.py"]

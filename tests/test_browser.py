@@ -34,6 +34,7 @@ import signal
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -105,13 +106,10 @@ def build_tiny_checkpoints(root: Path, toy_pairs) -> Path:
     return root / "checkpoints"
 
 
-@pytest.fixture(scope="module")
-def server(request, tmp_path_factory):
-    """`streamlit run app.py` on a free port -> (URL, the checkpoints folder it serves); killed at teardown
-    whatever happens.  The tiny checkpoint is built while the server starts (it reads the folder lazily)."""
-    tmp = tmp_path_factory.mktemp("browser")
-    tiny = os.environ.get("ATLAS_BROWSER_CHECKPOINTS") == "toy" or not bundled_names(BUNDLED_DIR)
-    folder = tmp / "checkpoints" if tiny else BUNDLED_DIR
+@contextmanager
+def streamlit_server(tmp: Path, folder: Path, while_starting=lambda: None):
+    """`streamlit run app.py` on a free port serving the checkpoints in folder -> its URL; killed on exit
+    whatever happens.  while_starting() runs while the server starts (it reads the folder lazily)."""
     log_path = tmp / "streamlit.log"
     env = {**os.environ, "ATLAS_CHECKPOINTS_DIR": str(folder),
            "ATLAS_ROOT": str(tmp),                          # training page: no live logs of runs/ in tests
@@ -126,8 +124,7 @@ def server(request, tmp_path_factory):
         proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
                                 stdin=subprocess.DEVNULL, start_new_session=True)
     try:
-        if tiny:
-            build_tiny_checkpoints(tmp, request.getfixturevalue("toy_pairs"))
+        while_starting()
         deadline = time.monotonic() + HEALTH_TIMEOUT_S
         while not healthy(url):
             if proc.poll() is not None:
@@ -135,11 +132,23 @@ def server(request, tmp_path_factory):
             if time.monotonic() > deadline:
                 pytest.fail(f"streamlit not healthy after {HEALTH_TIMEOUT_S} s:\n{tail(log_path)}")
             time.sleep(0.2)
-        yield url, folder
+        yield url
     finally:
         stop(proc)
         if proc.returncode not in (0, -signal.SIGTERM):
             print(f"streamlit exited with {proc.returncode}:\n{tail(log_path)}", file=sys.stderr)
+
+
+@pytest.fixture(scope="module")
+def server(request, tmp_path_factory):
+    """The app's server for the module -> (URL, the checkpoints folder it serves); the tiny checkpoint when
+    ATLAS_BROWSER_CHECKPOINTS=toy or nothing is bundled."""
+    tmp = tmp_path_factory.mktemp("browser")
+    tiny = os.environ.get("ATLAS_BROWSER_CHECKPOINTS") == "toy" or not bundled_names(BUNDLED_DIR)
+    folder = tmp / "checkpoints" if tiny else BUNDLED_DIR
+    build = (lambda: build_tiny_checkpoints(tmp, request.getfixturevalue("toy_pairs"))) if tiny else (lambda: None)
+    with streamlit_server(tmp, folder, build) as url:
+        yield url, folder
 
 
 @pytest.fixture(scope="module")
@@ -521,3 +530,24 @@ def test_markup_in_tokens_is_shown_as_text(sessions, served):
     # the sentence is shared: the decoding page lists its pieces and the output step by step
     ko.go(*PAGES[1])
     assert_no_markup_rendered(ko, PAGES[1][0])
+
+
+def test_after_the_script_health_check_a_bookmarked_page_opens_without_a_notice(browser, served, tmp_path):
+    """A fresh server, as a school's container after a restart.  Its first script run goes through Streamlit's
+    older pages/ mode, where our URLs do not exist: a first visit to /attention-masks would show the
+    "Page not found" notice.  /_stcore/script-health-check (the Docker HEALTHCHECK; on in
+    .streamlit/config.toml) runs that first run in a throwaway session, so the visitor gets the page alone."""
+    import urllib.request
+
+    url_path, key = next((u, k) for u, k in PAGES if u == "attention-masks")
+    with streamlit_server(tmp_path, served) as url:
+        with urllib.request.urlopen(url + "/_stcore/script-health-check", timeout=FIRST_RUN_TIMEOUT_S) as r:
+            assert (r.status, r.read()) == (200, b"ok")
+        ctx = browser.new_context(viewport=VIEWPORT)
+        try:
+            page = ctx.new_page()
+            page.goto(f"{url}/{url_path}?lang=en")
+            wait_for_page(page, "en", key)
+            assert "does not seem to exist" not in page.inner_text("body")
+        finally:
+            ctx.close()
