@@ -14,12 +14,12 @@ import sys
 from dataclasses import asdict, replace
 from pathlib import Path
 
-from .checkpoint import CARD, TOKENIZER, WEIGHTS, Checkpoint, CheckpointError, load_checkpoint, save_checkpoint
+from .checkpoint import (CARD, TOKENIZER, WEIGHTS, Checkpoint, CheckpointError, average_weights, load_checkpoint,
+                         same_tokenizer, save_checkpoint)
 from .data import DataError, read_split
 from .evaluate import score
 from .model import Transformer
 from .model_card import scores_table
-from .train import average_weights
 from .translate import translate_lines
 
 
@@ -30,7 +30,7 @@ def check_compatible(ckpts: list[Checkpoint]) -> None:
     for other in ckpts[1:]:
         if asdict(replace(other.config, dropout=0.0)) != arch:
             raise CheckpointError(f"{other.path} and {first.path} have different architectures (config.json)")
-        if (other.path / TOKENIZER).read_bytes() != (first.path / TOKENIZER).read_bytes():
+        if not same_tokenizer(other.path, first.path):
             raise CheckpointError(f"{other.path} and {first.path} have different tokenizers ({TOKENIZER})")
 
 

@@ -73,6 +73,20 @@ def save_checkpoint(folder: str | Path, model: Transformer, tokenizer_file: str 
     return folder
 
 
+def average_weights(files: list[Path]) -> dict[str, torch.Tensor]:
+    """The element-wise mean of several safetensors files of one model's weights."""
+    total = {k: v.double() for k, v in load_file(str(files[0])).items()}
+    for f in files[1:]:
+        for k, v in load_file(str(f)).items():
+            total[k] += v.double()
+    return {k: (v / len(files)).float() for k, v in total.items()}
+
+
+def same_tokenizer(folder: Path, other: Path) -> bool:
+    """Whether two folders (checkpoints or data folders) hold the same SentencePiece model, byte for byte."""
+    return (Path(folder) / TOKENIZER).read_bytes() == (Path(other) / TOKENIZER).read_bytes()
+
+
 def _read_weights(path: Path) -> dict[str, torch.Tensor]:
     try:
         return load_file(str(path))

@@ -89,7 +89,7 @@ class Tokenizer:
 
     def encode(self, text: str, sample_alpha: float | None = None) -> list[int]:
         """Normalized text -> piece ids, without BOS/EOS: the most likely segmentation, or with sample_alpha
-        one drawn from the 64 most likely with probability ∝ P(segmentation)^alpha (subword
+        one drawn from the SAMPLE_NBEST most likely with probability ∝ P(segmentation)^alpha (subword
         regularization, Kudo 2018; smaller alpha, more varied; seed it with seed_sampling)."""
         if sample_alpha is None:
             return self.sp.encode(normalize(text), out_type=int)

@@ -9,8 +9,7 @@ The run folder gets state.pt (resumable: rerun the same command to continue), tr
 and bleu) and best/ (the checkpoint with the best validation BLEU).  With --average N it also keeps
 the weights of the last N resumable saves in snapshots/ and, at the end, averages them (the paper's
 base models average the last 5 checkpoints, §6.1); the average replaces best/ when its validation
-BLEU is higher (--select average or best
-chooses outright).  The chosen weights are scored on the test split and exported, with MODEL_CARD.md and
+BLEU is higher (--select average or best chooses outright).  The chosen weights are scored on the test split and exported, with MODEL_CARD.md and
 training.json (which records the choice), to --export.
 """
 from __future__ import annotations
@@ -27,13 +26,12 @@ from pathlib import Path
 
 import torch
 import torch.distributed as dist
-from safetensors.torch import load_file
 from torch import nn
 from tqdm import tqdm
 
 from .batching import collate, make_batches
-from .checkpoint import (LOG, TOKENIZER, TRAINING, Checkpoint, CheckpointError, load_checkpoint, save_checkpoint,
-                         save_weights)
+from .checkpoint import (LOG, TOKENIZER, TRAINING, Checkpoint, CheckpointError, average_weights, load_checkpoint,
+                         same_tokenizer, save_checkpoint, save_weights)
 from .config import ModelConfig
 from .data import read_split
 from .decoding import greedy_decode_batch
@@ -41,7 +39,7 @@ from .evaluate import score
 from .model import Transformer
 from .model_card import render_card
 from .schedule import lrate
-from .tokenizer import Tokenizer
+from .tokenizer import SAMPLE_NBEST, Tokenizer
 from .translate import translate_lines
 
 
@@ -69,7 +67,8 @@ def parse_args(argv=None):
     o.add_argument("--label-smoothing", type=float, default=0.1)
     o.add_argument("--subword-alpha", type=float, metavar="ALPHA",
                    help="subword regularization: each epoch samples every training pair's segmentation "
-                        "(SentencePiece, 64 best, smoothing ALPHA, e.g. 0.1); validation and test keep the best")
+                        f"(SentencePiece, {SAMPLE_NBEST} best, smoothing ALPHA, e.g. 0.1); validation and test "
+                        "keep the best")
     r = p.add_argument_group("run")
     r.add_argument("--steps", type=int, default=100_000, help="stop after this many optimizer steps")
     r.add_argument("--minutes", type=float, help="stop after this much training time")
@@ -114,7 +113,7 @@ def start_from(folder: str, data: Path, src_lang: str, tgt_lang: str) -> Checkpo
     if (base.config.src_lang, base.config.tgt_lang) != (src_lang, tgt_lang):
         raise CheckpointError(f"{folder} translates {base.config.src_lang}→{base.config.tgt_lang}, "
                               f"the data {src_lang}→{tgt_lang}")
-    if (base.path / TOKENIZER).read_bytes() != (data / TOKENIZER).read_bytes():
+    if not same_tokenizer(base.path, data):
         raise CheckpointError(f"{data / TOKENIZER} is not {folder}'s tokenizer: build the data with "
                               f"--tokenizer {base.path / TOKENIZER}")
     return base
@@ -176,15 +175,6 @@ def save_snapshot(folder: Path, model, step: int, keep: int) -> None:
     save_weights(model, folder / f"step_{step:06d}.safetensors")
     for old in sorted(folder.glob("step_*.safetensors"))[:-keep]:
         old.unlink()
-
-
-def average_weights(files: list[Path]) -> dict[str, torch.Tensor]:
-    """The element-wise mean of several snapshots of the same model."""
-    total = {k: v.double() for k, v in load_file(str(files[0])).items()}
-    for f in files[1:]:
-        for k, v in load_file(str(f)).items():
-            total[k] += v.double()
-    return {k: (v / len(files)).float() for k, v in total.items()}
 
 
 def best_step(log_path: Path, best_bleu: float) -> int | None:
