@@ -275,3 +275,59 @@ def test_subword_alpha_resegments_each_epoch_and_the_card_says_so(tmp_path, toy_
     assert calls == [None, None] + [0.3] * epochs                            # train and valid once, then each epoch
     card = (out / "checkpoint" / CARD).read_text(encoding="utf-8")
     assert "| segmentation of the training text | sampled anew each epoch from the 64 most likely, alpha 0.3" in card
+
+
+def test_attention_history_records_each_validation_and_ends_with_the_exported_weights(tmp_path, toy_pairs, toy_spm):
+    from transformer_core import history
+    from transformer_core.explain import ATTENTION_KINDS, teacher_forced_attention
+
+    data = _corpus(tmp_path / "data", toy_pairs, toy_spm)
+    out = tmp_path / "run"
+    assert main(["--data", str(data), "--out", str(out), "--d-model", "16", "--heads", "2", "--encoder-layers", "1",
+                 "--decoder-layers", "2", "--d-ff", "32", "--max-len", "40", "--max-tokens", "300", "--warmup", "4",
+                 "--valid-every", "3", "--save-every", "3", "--steps", "6", "--bleu-sentences", "4",
+                 "--test-beam", "1", "--device", "cpu"]) == 0
+    run = history.load(out / history.HISTORY)
+    assert run.steps == [0, 3, 6]                                     # before training, then each validation
+    exported = history.load(out / "checkpoint" / history.HISTORY)
+    assert exported.steps == [0, 3, 6, 6]                             # + the exported weights
+    assert [p.src for p in exported.probes] == ["I like apples."] + [s for s, _ in toy_pairs[80:83]]
+    ckpt = load_checkpoint(out / "checkpoint")
+    for probe, weights in zip(exported.probes, exported.weights):
+        fresh = teacher_forced_attention(ckpt.model, probe.src_ids, probe.out_ids)
+        for kind in ATTENTION_KINDS:
+            assert weights[kind].shape == (4, *fresh[kind].shape)    # (N, L, h, Tq, Tk)
+            assert abs(weights[kind][-1] - fresh[kind]).max() < 1e-3  # float16
+        assert len(probe.tgt_pieces) == weights["cross"].shape[-2] and len(probe.src_pieces) == weights["cross"].shape[-1]
+    assert not torch.equal(torch.tensor(exported.weights[0]["cross"][0]), torch.tensor(exported.weights[0]["cross"][-1]))
+
+
+def test_remap_vocab_fine_tunes_with_another_tokenizer(tmp_path, toy_pairs, toy_spm):
+    from transformer_core.tokenizer import Tokenizer
+
+    small = ["--d-model", "16", "--heads", "2", "--encoder-layers", "1", "--decoder-layers", "1", "--d-ff", "32",
+             "--max-len", "40", "--max-tokens", "300", "--bleu-sentences", "4", "--test-beam", "1", "--device", "cpu"]
+    data = _corpus(tmp_path / "data", toy_pairs, toy_spm)
+    assert main(["--data", str(data), "--out", str(tmp_path / "base"), *small, "--steps", "3", "--warmup", "2"]) == 0
+    base = load_checkpoint(tmp_path / "base" / "checkpoint")
+    other = tmp_path / "other"
+    shutil.copytree(data, other)
+    shutil.copyfile(BUNDLED_TOKENIZER, other / "spm.model")
+    out = tmp_path / "tuned"
+    assert main(["--data", str(other), "--out", str(out), "--init", str(tmp_path / "base" / "checkpoint"),
+                 "--remap-vocab", "--steps", "1", "--lr-scale", "0", *small[-8:]]) == 0
+    tuned = load_checkpoint(out / "checkpoint")
+    new_tok = Tokenizer.load(BUNDLED_TOKENIZER)
+    assert tuned.config.vocab_size == new_tok.vocab_size != base.config.vocab_size
+    for name, value in base.model.state_dict().items():
+        if name != "embedding.weight":
+            assert torch.equal(value, tuned.model.state_dict()[name])
+    old, new = base.model.embedding.weight, tuned.model.embedding.weight
+    shared = [(i, base.tokenizer.piece_to_id(new_tok.id_to_piece(i))) for i in range(new_tok.vocab_size)]
+    shared = [(i, j) for i, j in shared if j is not None]
+    assert len(shared) >= 4 and all(torch.equal(new[i], old[j]) for i, j in shared)   # specials at least
+    piece = next(i for i in range(new_tok.vocab_size) if base.tokenizer.piece_to_id(new_tok.id_to_piece(i)) is None)
+    text = new_tok.id_to_piece(piece).replace("▁", " ")
+    assert torch.allclose(new[piece], old[base.tokenizer.encode(text)].mean(0))     # a new piece: its old pieces' mean
+    remapped = json.loads((out / "checkpoint" / "training.json").read_text(encoding="utf-8"))["init"]
+    assert remapped["vocabulary_remapped"] == {"pieces": new_tok.vocab_size, "copied": len(shared)}

@@ -19,11 +19,12 @@ from .config import ConfigError, ModelConfig
 from .model import Transformer
 from .tokenizer import Tokenizer, TokenizerError
 
-CONFIG, WEIGHTS, TOKENIZER, LOG, CARD, EXAMPLES, TRAINING = (
+CONFIG, WEIGHTS, TOKENIZER, LOG, CARD, EXAMPLES, TRAINING, HISTORY = (
     "config.json", "model.safetensors", "spm.model", "train_log.jsonl", "MODEL_CARD.md", "examples.json",
-    "training.json")  # training.json: train.py's record (args, data manifest, results) the card is made from
+    "training.json",  # train.py's record (args, data manifest, results) the card is made from
+    "attention_history.safetensors")  # the probe set's attention at every validation (history.py)
 REQUIRED = (CONFIG, WEIGHTS, TOKENIZER)
-FILES = (*REQUIRED, LOG, CARD, EXAMPLES, TRAINING)
+FILES = (*REQUIRED, LOG, CARD, EXAMPLES, TRAINING, HISTORY)
 
 
 class CheckpointError(ValueError):

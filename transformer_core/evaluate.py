@@ -1,6 +1,7 @@
 """Score a checkpoint on a data split with sacrebleu.
 
     python -m transformer_core.evaluate --checkpoint DIR --split test [--data DIR] [--beam N]
+    python -m transformer_core.evaluate --checkpoint DIR --tsv tests/data/classroom.tsv   # the classroom set
 
 prints BLEU and chrF with sacrebleu's signatures.
 """
@@ -36,30 +37,53 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", help="data folder (default: the one the checkpoint was trained on)")
     parser.add_argument("--beam", type=int, default=4)
     parser.add_argument("--limit", type=int, help="score only the first N pairs")
+    parser.add_argument("--tsv", type=Path, help="score on a TSV file instead, whose header names the languages "
+                                                 "(en, ko, de): the hand-written classroom set")
     args = parser.parse_args(argv)
     try:
         ckpt = load_checkpoint(args.checkpoint)
     except CheckpointError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
+    cfg = ckpt.config
+    if args.tsv:
+        try:
+            pairs = read_tsv_pairs(args.tsv, cfg.src_lang, cfg.tgt_lang)
+        except (OSError, ValueError) as err:
+            print(f"error: {err}", file=sys.stderr)
+            return 2
+        return report(ckpt, pairs[:args.limit] if args.limit else pairs, args.beam, str(args.tsv))
     data = args.data
     if data is None:
         data = ckpt.training.get("data", {}).get("folder")
     if data is None:
         print("error: pass --data: the checkpoint does not say which data it was trained on", file=sys.stderr)
         return 2
-    cfg = ckpt.config
     try:
         pairs = read_split(Path(data), args.split, cfg.src_lang, cfg.tgt_lang)
     except FileNotFoundError as err:
         print(f"error: {err}. Build the data first (python -m transformer_core.data --help).", file=sys.stderr)
         return 2
     pairs = pairs[:args.limit] if args.limit else pairs
-    hyps = translate_lines(ckpt, [s for s, _ in pairs], beam=args.beam)
-    result = score(hyps, [t for _, t in pairs], cfg.tgt_lang)
+    return report(ckpt, pairs, args.beam, f"{args.split} split of {data}")
+
+
+def read_tsv_pairs(path: Path, src_lang: str, tgt_lang: str) -> list[tuple[str, str]]:
+    """(src, tgt) pairs from the columns of a TSV file named by its header line."""
+    lines = Path(path).read_text(encoding="utf-8").splitlines()
+    header = lines[0].split("\t")
+    if src_lang not in header or tgt_lang not in header:
+        raise ValueError(f"{path} has columns {header}, not {src_lang} and {tgt_lang}")
+    i, j = header.index(src_lang), header.index(tgt_lang)
+    return [(cells[i], cells[j]) for cells in (line.split("\t") for line in lines[1:] if line.strip())]
+
+
+def report(ckpt, pairs, beam: int, what: str) -> int:
+    hyps = translate_lines(ckpt, [s for s, _ in pairs], beam=beam)
+    result = score(hyps, [t for _, t in pairs], ckpt.config.tgt_lang)
     print(f"BLEU = {result['bleu']:.2f}  ({result['bleu_signature']})")
     print(f"chrF = {result['chrf']:.2f}  ({result['chrf_signature']})")
-    print(f"{result['n']} sentences, {args.split} split of {data}, beam {args.beam}")
+    print(f"{result['n']} sentences, {what}, beam {beam}")
     return 0
 
 

@@ -108,6 +108,11 @@ class Tokenizer:
     def id_to_piece(self, id_: int) -> str:
         return SPECIAL_PIECES.get(int(id_)) or self.sp.id_to_piece(int(id_))
 
+    def piece_to_id(self, piece: str) -> int | None:
+        """The id of a piece, or None when the vocabulary lacks it."""
+        id_ = self.sp.piece_to_id(piece)
+        return None if id_ == self.unk_id and piece != self.sp.id_to_piece(self.unk_id) else id_
+
     def pieces(self, ids: Iterable[int]) -> list[str]:
         """Piece ids -> piece strings for display, e.g. ['<s>', '▁I', '▁like', '▁app', 'les', '.', '</s>']."""
         return [self.id_to_piece(i) for i in ids]

@@ -29,6 +29,7 @@ import torch.distributed as dist
 from torch import nn
 from tqdm import tqdm
 
+from . import history as attention_history
 from .batching import collate, make_batches
 from .checkpoint import (LOG, TOKENIZER, TRAINING, Checkpoint, CheckpointError, average_weights, load_checkpoint,
                          same_tokenizer, save_checkpoint, save_weights)
@@ -40,6 +41,7 @@ from .model import Transformer
 from .model_card import render_card
 from .schedule import lrate
 from .tokenizer import SAMPLE_NBEST, Tokenizer
+from .transplant import transplant
 from .translate import translate_lines
 
 
@@ -50,6 +52,9 @@ def parse_args(argv=None):
     p.add_argument("--export", help="checkpoint folder to write at the end (default: OUT/checkpoint)")
     p.add_argument("--init", help="start from this checkpoint's weights and architecture (fine-tuning); "
                                   "the data must use its tokenizer (data --tokenizer CHECKPOINT/spm.model)")
+    p.add_argument("--remap-vocab", action="store_true",
+                   help="with --init: let the data bring its own tokenizer; the checkpoint's embedding is carried "
+                        "over piece by piece (transplant.py)")
     m = p.add_argument_group("model")
     m.add_argument("--d-model", type=int, default=256)
     m.add_argument("--heads", type=int, default=4)
@@ -107,13 +112,14 @@ def setup_device(args):
     return device, rank, world
 
 
-def start_from(folder: str, data: Path, src_lang: str, tgt_lang: str) -> Checkpoint:
-    """The checkpoint to fine-tune; it must speak the data's languages with the data's tokenizer."""
+def start_from(folder: str, data: Path, src_lang: str, tgt_lang: str, remap: bool = False) -> Checkpoint:
+    """The checkpoint to fine-tune; it must speak the data's languages with the data's tokenizer
+    (or any tokenizer, when its embedding is remapped)."""
     base = load_checkpoint(folder)
     if (base.config.src_lang, base.config.tgt_lang) != (src_lang, tgt_lang):
         raise CheckpointError(f"{folder} translates {base.config.src_lang}→{base.config.tgt_lang}, "
                               f"the data {src_lang}→{tgt_lang}")
-    if not same_tokenizer(base.path, data):
+    if not remap and not same_tokenizer(base.path, data):
         raise CheckpointError(f"{data / TOKENIZER} is not {folder}'s tokenizer: build the data with "
                               f"--tokenizer {base.path / TOKENIZER}")
     return base
@@ -200,11 +206,11 @@ def main(argv=None) -> int:
     tok = Tokenizer.load(data / TOKENIZER)
 
     try:
-        base = start_from(args.init, data, src_lang, tgt_lang) if args.init else None
+        base = start_from(args.init, data, src_lang, tgt_lang, args.remap_vocab) if args.init else None
     except CheckpointError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
-    cfg = replace(base.config, dropout=args.dropout) if base else ModelConfig(
+    cfg = replace(base.config, dropout=args.dropout, vocab_size=tok.vocab_size) if base else ModelConfig(
         vocab_size=tok.vocab_size, d_model=args.d_model, n_heads=args.heads,
         n_encoder_layers=args.encoder_layers, n_decoder_layers=args.decoder_layers,
         d_ff=args.d_ff, dropout=args.dropout, max_len=args.max_len,
@@ -216,7 +222,10 @@ def main(argv=None) -> int:
     valid = encode_pairs(tok, valid_text, cfg.max_len)
 
     model = Transformer(cfg)
-    if base:
+    remapped = None
+    if base and args.remap_vocab:
+        remapped = {"pieces": tok.vocab_size, "copied": transplant(model, base.model, base.tokenizer, tok)}
+    elif base:
         model.load_state_dict(base.model.state_dict())
     model = model.to(device)
     opt = torch.optim.Adam(model.parameters(), lr=0.0, betas=(0.9, 0.98), eps=1e-9)
@@ -238,6 +247,12 @@ def main(argv=None) -> int:
     if rank == 0:
         print(f"{len(train)} train / {len(valid)} valid pairs, {model.num_parameters():,} parameters, "
               f"device {device}, world {world}", file=sys.stderr)
+    history_path = out / attention_history.HISTORY
+    history = attention_history.load(history_path) or attention_history.empty(
+        attention_history.probe_set(tok, tgt_lang, valid_text))
+    if rank == 0 and not history.steps:                          # the attention before any training
+        attention_history.record(history, model, step)
+        attention_history.save(history, history_path)
     bar = tqdm(total=args.steps, initial=step, disable=rank != 0, mininterval=1 if sys.stderr.isatty() else 30,
                desc="train", unit="step")
 
@@ -283,6 +298,8 @@ def main(argv=None) -> int:
                 bar.set_postfix(loss=record["loss"], lr=f"{lr:.2e}")
             if step % args.valid_every == 0 and rank == 0:
                 valid_loss, bleu = validate(model, valid, valid_text, cfg, tok, args, device, amp)
+                attention_history.record(history, model, step)
+                attention_history.save(history, history_path)
                 record = {"step": step, "lr": lr, **record, "valid_loss": round(valid_loss, 4), "bleu": bleu}
                 if bleu > best_bleu:
                     best_bleu = bleu
@@ -323,16 +340,19 @@ def main(argv=None) -> int:
             if args.select == "average" or (args.select == "auto" and bleu > best_bleu):
                 chosen = save_checkpoint(out / "averaged", model, data / TOKENIZER)
                 selection["chosen"] = "average"
-        init = None if base is None else {"checkpoint": args.init, **{
+        init = None if base is None else {"checkpoint": args.init, "vocabulary_remapped": remapped, **{
             k: base.training.get(k) for k in ("steps", "wall_time_s", "cpu_time_s", "test")}}
-        export(args, cfg, data, out, chosen, selection, manifest, step, elapsed, cpu, device, world, len(train), init)
+        export(args, cfg, data, out, chosen, selection, manifest, step, elapsed, cpu, device, world, len(train), init,
+               history)
     if world > 1:
         dist.destroy_process_group()
     return 0
 
 
-def export(args, cfg, data, out, chosen, selection, manifest, step, elapsed, cpu, device, world, n_train, init=None):
-    """Score the chosen checkpoint on the test split and write it, with log and card, to --export."""
+def export(args, cfg, data, out, chosen, selection, manifest, step, elapsed, cpu, device, world, n_train, init=None,
+           history=None):
+    """Score the chosen checkpoint on the test split and write it, with log, card and attention history
+    (its last record: the exported weights), to --export."""
     target = Path(args.export) if args.export else out / "checkpoint"
     best = load_checkpoint(chosen)
     test = read_split(data, "test", cfg.src_lang, cfg.tgt_lang)
@@ -349,6 +369,9 @@ def export(args, cfg, data, out, chosen, selection, manifest, step, elapsed, cpu
     target.mkdir(parents=True, exist_ok=True)
     save_checkpoint(target, best.model, data / TOKENIZER, card=render_card(training))
     shutil.copyfile(out / LOG, target / LOG)
+    if history is not None:
+        attention_history.record(history, best.model, step)
+        attention_history.save(history, target / attention_history.HISTORY)
     (target / TRAINING).write_text(json.dumps(training, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"test BLEU {result['bleu']}, chrF {result['chrf']} -> {target}", file=sys.stderr)
 
