@@ -12,8 +12,9 @@ path; Playwright never downloads a browser).  No Chromium or no Playwright FAILS
     markup in token text           <b>x</b> <img src=x onerror=alert(1)> typed, as an example button and in
                                    the model card: drawn as text, never as HTML (no <img>, nothing bold,
                                    no dialog) on the home page (tokens and alignment words), decoding, models
-    docs/screenshot.png, _en.png   1400×1700, the home page after "I like apples." with the bundled
-                                   checkpoints/ende; without it only this step is skipped, nothing written
+    out/screenshots/*.png          1400×1700, the home page after "I like apples." with the bundled
+                                   checkpoints/ende (ATLAS_SCREENSHOTS=docs: into docs/, for the README);
+                                   without it only this step is skipped, nothing written
 
 One server and two browser tabs (ko, en: two Streamlit sessions, loading at once) serve the whole module:
 a first page load costs seconds on a loaded machine.  The tests run in file order on those tabs.
@@ -46,7 +47,10 @@ VIEWPORT = {"width": 1400, "height": 900}
 SCREENSHOT_VIEWPORT = {"width": 1400, "height": 1700}
 BUNDLED_DIR = ROOT / "checkpoints"
 SCREENSHOT_MODEL = "ende"
-SCREENSHOTS = {"ko": ROOT / "docs" / "screenshot.png", "en": ROOT / "docs" / "screenshot_en.png"}
+# Written under out/ (ignored), so `make test` leaves the checkout clean; ATLAS_SCREENSHOTS=docs refreshes
+# the README's pictures.
+SCREENSHOT_DIR = ROOT / os.environ.get("ATLAS_SCREENSHOTS", "out/screenshots")
+SCREENSHOTS = {"ko": SCREENSHOT_DIR / "screenshot.png", "en": SCREENSHOT_DIR / "screenshot_en.png"}
 SENTENCE = "I like apples."
 MARKUP = "<b>x</b> <img src=x onerror=alert(1)>"
 HEALTH_TIMEOUT_S = 90
@@ -370,7 +374,7 @@ def screenshot(session: Session, served: Path) -> None:
     page.wait_for_function("""() => [...document.querySelectorAll('[data-testid="stPlotlyChart"]')]
         .every(c => c.querySelector('.js-plotly-plot') && c.querySelector('.js-plotly-plot')._fullLayout)""",
                            polling=100)
-    path.parent.mkdir(exist_ok=True)
+    path.parent.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(path), animations="disabled")     # e.g. the input's focus colour fading out
     page.set_viewport_size(VIEWPORT)
 
