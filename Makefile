@@ -12,10 +12,12 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 TORCH_VERSION := 2.13.0
-# Extra pip options for torch only, e.g. TORCH_PIP_ARGS="--index-url https://download.pytorch.org/whl/cpu"
-# on a machine whose pip has no local torch wheel. GPU users install the CUDA build of
-# torch $(TORCH_VERSION) into $(VENV) first; it then satisfies torch==$(TORCH_VERSION) as is.
+# torch comes from a local wheel when pip has one (--no-index), else the CPU build from PyTorch's
+# CPU wheel index (a laptop never pulls the multi-gigabyte CUDA build). TORCH_PIP_ARGS replaces both
+# with your own pip options. GPU users install the CUDA build of torch $(TORCH_VERSION) into $(VENV)
+# first; it then satisfies torch==$(TORCH_VERSION) as is.
 TORCH_PIP_ARGS ?=
+TORCH_CPU_INDEX ?= https://download.pytorch.org/whl/cpu
 # Debian packages for browser tests: the browser itself and fonts for the Korean UI.
 BROWSER_PKGS := chromium fonts-noto-cjk
 
@@ -53,7 +55,12 @@ $(BIN)/python:
 # torch first, on its own: pinned, from pip's find-links (the local CPU wheel) or
 # TORCH_PIP_ARGS; nothing after it may ask for another torch.
 $(RUN_STAMP): requirements.txt | $(BIN)/python
-	$(BIN)/python -m pip install -q $(TORCH_PIP_ARGS) "torch==$(TORCH_VERSION)"
+	if [ -n "$(TORCH_PIP_ARGS)" ]; then \
+	  $(BIN)/python -m pip install -q $(TORCH_PIP_ARGS) "torch==$(TORCH_VERSION)"; \
+	elif ! $(BIN)/python -m pip install -q --no-index "torch==$(TORCH_VERSION)" 2>/dev/null; then \
+	  echo "no local torch wheel: the CPU build from $(TORCH_CPU_INDEX)"; \
+	  $(BIN)/python -m pip install -q --extra-index-url $(TORCH_CPU_INDEX) "torch==$(TORCH_VERSION)"; \
+	fi
 	$(BIN)/python -m pip install -q -r requirements.txt
 	$(BIN)/python -c "import torch; v = torch.__version__; assert v.split('+')[0] == '$(TORCH_VERSION)', v"
 	rm -f $(VENV)/.stamp-run-*
