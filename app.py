@@ -2,12 +2,14 @@
 
     streamlit run app.py
 
-The language (Korean by default, ?lang=en for English) is chosen in the sidebar and kept in the URL.
+The language (Korean by default, ?lang=en for English) and the model (?model=enko) are chosen in the
+sidebar and kept in the URL.
 Pages live in pages/, shared UI code in pages/ui/, all the math in transformer_core/.
 """
 import streamlit as st
 
 from pages.ui.i18n import language_selector, t
+from pages.ui.model_state import model_selector
 from pages.ui.widgets import PAGE_KEY
 
 # (file, URL path, i18n key), in menu order.  The first page is the home page.
@@ -34,6 +36,7 @@ page = st.navigation(pages, position="sidebar")
 
 with st.sidebar:
     language_selector()
+    model_selector()
     st.caption(t("app.sidebar_caption"))
 
 st.session_state[PAGE_KEY] = page.url_path or PAGES[0][1]

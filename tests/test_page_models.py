@@ -254,3 +254,23 @@ def test_hub_needs_a_repo_id():
     at = open_page()
     at.button(key="models_hub_go").click().run()
     assert errors(at) == [tr("models.hub.need_repo")]
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_the_model_choice_is_in_the_sidebar_and_the_url(lang):
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.query_params["lang"] = lang
+    at.query_params["model"] = "toy-ko"                          # a refresh, or a shared link
+    at.run()
+    assert not at.exception, at.exception
+    choice = at.sidebar.selectbox(key="sidebar_model")
+    assert choice.label == tr("model.choose", lang) and choice.value == "bundled:toy-ko"
+    choice.set_value("bundled:toy-en").run()
+    assert at.query_params["model"] in ("toy-en", ["toy-en"])
+    at.switch_page("pages/models.py").run()
+    assert active(at) == "bundled:toy-en"                          # one choice, every page
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.query_params["model"] = "no-such-model"                   # an unknown name: the first bundled model
+    at.run()
+    assert not at.exception and at.sidebar.selectbox(key="sidebar_model").value == "bundled:toy-en"

@@ -93,3 +93,42 @@ def active(quiet: bool = False) -> Checkpoint | None:
         if not quiet:
             st.error(t("model.load_failed", name=key.removeprefix(BUNDLED), error=str(err)))
         return None
+
+
+MODEL_PARAM, SIDEBAR_KEY = "model", "sidebar_model"
+
+
+def _sync_url(key: str | None) -> None:
+    """?model=NAME names the active bundled model; an uploaded one cannot be named (it dies with the session)."""
+    if key and key.startswith(BUNDLED):
+        name = key.removeprefix(BUNDLED)
+        if st.query_params.get(MODEL_PARAM) != name:
+            st.query_params[MODEL_PARAM] = name
+    elif MODEL_PARAM in st.query_params:
+        del st.query_params[MODEL_PARAM]
+
+
+def _on_sidebar_choice() -> None:
+    st.session_state[ACTIVE_KEY] = st.session_state[SIDEBAR_KEY]
+    _sync_url(st.session_state[SIDEBAR_KEY])
+
+
+def model_selector() -> None:
+    """The sidebar's model choice, on every page, kept in the URL (?model=enko) so a refresh or a shared
+    link keeps it.  On a session's first run the URL decides."""
+    if ACTIVE_KEY not in st.session_state:
+        name = st.query_params.get(MODEL_PARAM)
+        if name in bundled_names():
+            st.session_state[ACTIVE_KEY] = BUNDLED + name
+    choices = dict(model_choices())
+    key = active_key()
+    _sync_url(key)
+    if not choices:
+        return
+    if st.session_state.get(SIDEBAR_KEY) != key:
+        st.session_state[SIDEBAR_KEY] = key
+    st.sidebar.selectbox(t("model.choose"), list(choices), key=SIDEBAR_KEY, on_change=_on_sidebar_choice,
+                         format_func=lambda k: choices.get(k, k) if k.startswith(BUNDLED)
+                         else t("model.session_label", label=choices.get(k, k)))
+    if any(k.startswith(SESSION) for k in choices):
+        st.sidebar.caption(t("model.session_note"))
