@@ -7,7 +7,7 @@ import pandas as pd
 import streamlit as st
 import torch
 
-from pages.ui import figures, model_state
+from pages.ui import figures, model_state, theme
 from pages.ui.export import matrix_frame
 from pages.ui.i18n import current_lang, t
 from pages.ui.sentence import kind_label, sentence_run
@@ -135,7 +135,7 @@ def lab_section() -> None:
     latex(r"\text{output}_i = \sum_j \text{softmax}_{ij}\, V_j")
     out = steps["output"].numpy()
     fig = figures.heatmap(out, x_labels=v_cols, y_labels=q_names, x_title=t("lab.axis.dim"),
-                          y_title=t("lab.axis.query"), colorscale="Viridis", show_values=True, fmt=".4g",
+                          y_title=t("lab.axis.query"), colorscale=theme.DIVERGING, zmid=0, show_values=True, fmt=".4g",
                           show_scale=False, height=int(110 + 60 * out.shape[0]))
     fig.update_layout(width=int(170 + 90 * out.shape[1]))
     show_figure(fig, "output", matrix_frame(out, q_names, v_cols))
@@ -202,7 +202,7 @@ def why_scale_section() -> None:
         s_big = torch.tensor(sat["probs"][1], dtype=torch.float64)
         jac = softmax_jacobian(s_big).numpy()
         fig = figures.heatmap(jac, x_labels=labels, y_labels=labels, title=t("lab.sat.jac_title", c=factor),
-                              x_title="z_j", y_title="s_i", colorscale="RdBu", zmid=0, show_values=len(z) <= 6,
+                              x_title="z_j", y_title="s_i", colorscale=theme.DIVERGING, zmid=0, show_values=len(z) <= 6,
                               fmt=".2e", show_scale=False)
         show_figure(fig, "softmax_jacobian", matrix_frame(jac, labels, labels))
     m1, m2 = st.columns(2)
@@ -288,12 +288,12 @@ def real_head_section() -> None:
     c1, c2 = st.columns(2)
     with c1:
         fig = figures.heatmap(q.numpy(), x_labels=dims, y_labels=q_labels, title=t("lab.real.q"),
-                              x_title=t("lab.real.dim"), y_title=t("lab.axis.query"), colorscale="RdBu", zmid=0,
+                              x_title=t("lab.real.dim"), y_title=t("lab.axis.query"), colorscale=theme.DIVERGING, zmid=0,
                               max_ticks=16)
         show_figure(fig, "real_q", matrix_frame(q.numpy(), q_labels, dims))
     with c2:
         fig = figures.heatmap(k.numpy(), x_labels=dims, y_labels=k_labels, title=t("lab.real.k"),
-                              x_title=t("lab.real.dim"), y_title=t("lab.axis.key"), colorscale="RdBu", zmid=0,
+                              x_title=t("lab.real.dim"), y_title=t("lab.axis.key"), colorscale=theme.DIVERGING, zmid=0,
                               max_ticks=16)
         show_figure(fig, "real_k", matrix_frame(k.numpy(), k_labels, dims))
     c1, c2 = st.columns(2)

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from pages.ui import figures, model_state
+from pages.ui import figures, model_state, theme
 from pages.ui.export import matrix_frame
 from pages.ui.i18n import t
 from pages.ui.sentence import full_trace, kind_label, sentence_run
@@ -165,7 +165,7 @@ def ffn_section(tr: explain.FullTrace, src: list[str], tgt: list[str], d_model: 
     st.markdown(t("shapes.ffn.explain", active=f"{100 * float(stats['active'].mean()):.1f}", d_ff=d_ff,
                   d_model=d_model))
     arr = hidden.numpy()
-    fig = figures.matrix_panels([arr], rows, panel_titles=[""], colorscale="Viridis", symmetric=False,
+    fig = figures.matrix_panels([arr], rows, panel_titles=[""], colorscale=theme.SEQUENTIAL, symmetric=False,
                                 title=t("shapes.ffn.fig", T=T, d_ff=d_ff), x_title=t("shapes.axis.unit"))
     show_figure(fig, f"{stack}_L{layer + 1}_ffn_hidden", matrix_frame(arr, rows), key="sh_ffn_hidden")
     fig = figures.position_stats_figure(rows, [

@@ -85,6 +85,6 @@ def test_topk_figure_draws_the_probabilities():
     import plotly.graph_objects as go
     go.Figure(fig.to_dict())
     assert list(fig.data[0].x) == [0.7, 0.2, 0.05]
-    assert list(fig.data[0].y) == ["▁ich", "&lt;unk&gt;", "▁du"]
+    assert list(fig.data[0].y) == ["·ich", "&lt;unk&gt;", "·du"]          # theme.token_label
     colors = list(fig.data[0].marker.color)
     assert colors[0] == colors[2] != colors[1]

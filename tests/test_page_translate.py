@@ -246,7 +246,7 @@ def test_attention_grid_z_equals_probe_weights_exactly(ckpt, attn):
 def test_attention_grid_keeps_repeated_tokens_apart():
     labels = ["<s>", "▁the", "▁cat", "▁the", "</s>"]
     ticks = figures.tick_labels(labels)
-    assert len(set(ticks)) == 5 and ticks[0] == "&lt;s&gt;" and ticks[3].startswith("▁the")
+    assert len(set(ticks)) == 5 and ticks[0] == "&lt;s&gt;" and ticks[3].startswith("·the")   # theme.token_label: the word-start mark
     w = np.full((1, 2, 5, 5), 0.2)
     fig = figures.attention_grid(w, labels, labels, panel_titles=[["x", "y"]])
     assert list(fig.data[0].x)[:5] == ticks

@@ -3,7 +3,10 @@ translated labels), a plotly Figure out.  No Streamlit here, so every builder is
 
 Conventions
 - Token labels go on numeric axes (0, 1, …) with the tokens as tick text, so repeated tokens stay
-  apart, and they are escaped: plotly treats "<pad>" as markup otherwise.
+  apart, and they are escaped: plotly treats "<pad>" as markup otherwise.  theme.token_label names
+  them: one name per special token, "▁" drawn as the word-start mark.
+- Colours come from theme.py: SEQUENTIAL for weights and probabilities, DIVERGING (centred at 0) for
+  signed values.
 - −∞ (masked scores) is drawn as a blank cell with the text given in masked_text (e.g. "−∞").
 - Every title and axis title is passed in by the caller (from the i18n files).
 """
@@ -15,9 +18,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-FONT_SIZE = 15
-PALETTE = ("#2563eb", "#dc2626", "#059669", "#d97706", "#7c3aed", "#0891b2", "#db2777", "#4b5563")
-MASK_COLORS = ((0.0, "#d1d5db"), (1.0, "#2563eb"))   # 0 = masked (grey), 1 = may attend (blue)
+from .theme import DIVERGING, FONT_SIZE, MASK_COLORS, PALETTE, SEQUENTIAL, token_label
 
 
 def escape(text: str) -> str:
@@ -62,7 +63,7 @@ def _fmt(value: float, fmt: str) -> str:
 
 def heatmap(z, *, x_labels: Sequence[str] | None = None, y_labels: Sequence[str] | None = None,
             title: str = "", x_title: str = "", y_title: str = "", colorbar_title: str = "",
-            colorscale="Viridis", zmin: float | None = None, zmax: float | None = None,
+            colorscale=SEQUENTIAL, zmin: float | None = None, zmax: float | None = None,
             zmid: float | None = None, show_values: bool = False, fmt: str = ".2f",
             masked_text: str = "−∞", height: int | None = None, reverse_y: bool = True,
             show_scale: bool = True, max_ticks: int = 40) -> go.Figure:
@@ -74,8 +75,8 @@ def heatmap(z, *, x_labels: Sequence[str] | None = None, y_labels: Sequence[str]
     neg_inf = np.isneginf(arr)
     shown = np.where(np.isfinite(arr), arr, np.nan)
     xs, ys = list(range(cols)), list(range(rows))
-    x_text = [escape(s) for s in x_labels] if x_labels is not None else [str(j) for j in xs]
-    y_text = [escape(s) for s in y_labels] if y_labels is not None else [str(i) for i in ys]
+    x_text = [escape(token_label(s)) for s in x_labels] if x_labels is not None else [str(j) for j in xs]
+    y_text = [escape(token_label(s)) for s in y_labels] if y_labels is not None else [str(i) for i in ys]
     hover_x, hover_y = escape(x_title) or "x", escape(y_title) or "y"
     custom = np.empty((rows, cols, 2), dtype=object)
     for i in range(rows):
@@ -154,14 +155,26 @@ def histogram_figure(samples: Mapping[str, Sequence[float]], *, title: str = "",
 
 # ---------------------------------------------------------------- positional encoding
 
-def pe_waves(pe, dims: Sequence[int], names: Sequence[str], *, title: str = "", x_title: str = "",
-             y_title: str = "") -> go.Figure:
-    """PE(pos, d) against pos for the chosen dimensions d."""
+def pe_waves(pe, dims: Sequence[int], names: Sequence[str], *, curve_x=None, curve=None, title: str = "",
+             x_title: str = "", y_title: str = "") -> go.Figure:
+    """PE(pos, d) against pos for the chosen dimensions d: the table's values at the integer positions
+    as markers, on the continuous wave (curve: (len(curve_x), len(dims)) values at positions curve_x)
+    that they sample, so a fast dimension is a wave, not a zig-zag."""
     arr = as_array(pe)
     pos = list(range(arr.shape[0]))
-    series = [{"x": pos, "y": arr[:, d].tolist(), "name": name, "mode": "lines+markers", "marker_size": 5,
-               "dash": "solid" if d % 2 == 0 else "dot"} for d, name in zip(dims, names)]
-    return line_figure(series, title=title, x_title=x_title, y_title=y_title, height=420)
+    series = []
+    for n, (d, name) in enumerate(zip(dims, names)):
+        color, dash = PALETTE[n % len(PALETTE)], "solid" if d % 2 == 0 else "dot"
+        if curve is not None:
+            series.append({"x": list(curve_x), "y": as_array(curve)[:, n].tolist(), "name": name, "dash": dash,
+                           "color": color, "width": 2})
+        series.append({"x": pos, "y": arr[:, d].tolist(), "name": name, "mode": "markers" if curve is not None
+                       else "lines+markers", "marker_size": 7, "color": color, "dash": dash})
+    fig = line_figure(series, title=title, x_title=x_title, y_title=y_title, height=420)
+    if curve is not None:                       # one legend entry per dimension: the marker traces
+        for trace in fig.data[::2]:
+            trace.showlegend = False
+    return fig
 
 
 def pe_heatmap(pe, *, title: str = "", x_title: str = "", y_title: str = "",
@@ -169,14 +182,14 @@ def pe_heatmap(pe, *, title: str = "", x_title: str = "", y_title: str = "",
     """The table PE: one row per position, one column per dimension."""
     arr = as_array(pe)
     return heatmap(arr, title=title, x_title=x_title, y_title=y_title, colorbar_title=colorbar_title,
-                   colorscale="RdBu", zmin=-1, zmax=1, height=520, max_ticks=16)
+                   colorscale=DIVERGING, zmid=0, zmin=-1, zmax=1, height=520, max_ticks=16)
 
 
 def similarity_heatmap(sim, *, title: str = "", x_title: str = "", y_title: str = "",
                        colorbar_title: str = "") -> go.Figure:
     """PE·PEᵀ: the dot product between the encodings of two positions."""
     return heatmap(sim, title=title, x_title=x_title, y_title=y_title, colorbar_title=colorbar_title,
-                   colorscale="Viridis", height=520, max_ticks=16)
+                   colorscale=DIVERGING, zmid=0, height=520, max_ticks=16)
 
 
 def rotation_figure(circle_points, pos: int, k: int, start, target, rotated, *, title: str = "",
@@ -227,7 +240,8 @@ def encoding_figure(tables: Mapping[str, np.ndarray], *, title: str = "", x_titl
     for c, name in enumerate(names, start=1):
         a = arrays[name]
         fig.add_trace(go.Heatmap(z=a.T, x=list(range(a.shape[0])), y=list(range(a.shape[1])),
-                                 colorscale="RdBu" if zmin < 0 else "Blues", zmin=zmin, zmax=zmax,
+                                 colorscale=DIVERGING if zmin < 0 else SEQUENTIAL, zmin=zmin, zmax=zmax,
+                                 zmid=0 if zmin < 0 else None,
                                  showscale=c == len(names), xgap=1, ygap=1,
                                  hovertemplate="%{x}, %{y}: %{z:.3f}<extra></extra>"), row=1, col=c)
         fig.update_xaxes(title_text=escape(x_title), row=1, col=c)
@@ -256,7 +270,7 @@ def batch_mask_heatmap(mask_rows, tokens: Sequence[Sequence[str]], row_names: Se
     fig = heatmap(arr, y_labels=row_names, x_labels=[str(j) for j in range(arr.shape[1])], title=title,
                   x_title=x_title, y_title=y_title, colorscale=list(MASK_COLORS), zmin=0, zmax=1,
                   show_scale=False)
-    text = [[escape(tok) for tok in row] for row in tokens]
+    text = [[escape(token_label(tok)) for tok in row] for row in tokens]
     fig.update_traces(text=text, texttemplate="%{text}", textfont=dict(size=13))
     return fig
 
@@ -270,8 +284,8 @@ def scores_heatmap(matrix, x_tokens: Sequence[str], y_tokens: Sequence[str], *, 
         arr = arr[None, :]
     finite = arr[np.isfinite(arr)]
     bound = float(np.abs(finite).max()) if finite.size else 1.0
-    kwargs = dict(colorscale="Blues", zmin=0, zmax=1, fmt=".2f") if probabilities else dict(
-        colorscale="RdBu_r", zmid=0.0, zmin=-bound, zmax=bound, fmt=".1f")
+    kwargs = dict(colorscale=SEQUENTIAL, zmin=0, zmax=1, fmt=".2f") if probabilities else dict(
+        colorscale=DIVERGING, zmid=0.0, zmin=-bound, zmax=bound, fmt=".1f")
     rows, cols = arr.shape
     fig = heatmap(arr, x_labels=x_tokens, y_labels=y_tokens, title=title, x_title=x_title,
                   y_title=y_title, masked_text=masked_text, show_values=show_values and cols <= 10,
@@ -336,8 +350,6 @@ def smoothing_figure(vocab: Sequence[str], distributions: Mapping[str, Sequence[
 # plotly's validation (go.Figure(..., _validate=False)): a layer × head grid is 10–20× faster to
 # build that way, which matters on the home page.  Tests rebuild them validated.
 
-ATTN_COLORSCALE = [[0.0, "#f7fbff"], [0.125, "#deebf7"], [0.25, "#c6dbef"], [0.375, "#9ecae1"], [0.5, "#6baed6"],
-                   [0.625, "#4292c6"], [0.75, "#2171b5"], [0.875, "#08519c"], [1.0, "#08306b"]]   # white -> blue
 
 
 def tick_labels(labels: Sequence[str]) -> list[str]:
@@ -346,7 +358,7 @@ def tick_labels(labels: Sequence[str]) -> list[str]:
     seen: dict[str, int] = {}
     out = []
     for label in labels:
-        text = escape(label)
+        text = escape(token_label(label))
         n = seen.get(text, 0)
         seen[text] = n + 1
         out.append(text + "\u200b" * n)
@@ -409,7 +421,7 @@ def attention_grid(weights, q_labels: Sequence[str], k_labels: Sequence[str], *,
             z[r:r + Tq, c:c + Tk] = arr[layer, head] if decimals is None else np.round(arr[layer, head], decimals)
     z_list = [[None if v != v else v for v in row] for row in z.tolist()]
     small = H * Tk <= 60
-    trace = {"type": "heatmap", "z": z_list, "x": xs, "y": ys, "colorscale": ATTN_COLORSCALE, "zmin": 0.0,
+    trace = {"type": "heatmap", "z": z_list, "x": xs, "y": ys, "colorscale": SEQUENTIAL, "zmin": 0.0,
              "zmax": 1.0, "hoverongaps": False, "hovertemplate": _hover(), "xgap": 1 if small else 0,
              "ygap": 1 if small else 0,
              "colorbar": {"title": {"text": escape(colorbar_title)}, "thickness": 14, "len": 0.6}}
@@ -465,7 +477,7 @@ def attention_heatmap(matrix, q_labels: Sequence[str], k_labels: Sequence[str], 
     if show_values is None:
         show_values = Tq <= 10 and Tk <= 10
     trace = {"type": "heatmap", "z": z, "x": tick_labels(k_labels), "y": tick_labels(q_labels),
-             "colorscale": ATTN_COLORSCALE, "zmin": 0.0, "zmax": zmax, "hovertemplate": _hover(),
+             "colorscale": SEQUENTIAL, "zmin": 0.0, "zmax": zmax, "hovertemplate": _hover(),
              "xgap": 1 if Tk <= 40 else 0, "ygap": 1 if Tq <= 40 else 0,
              "colorbar": {"title": {"text": escape(colorbar_title)}, "thickness": 14}}
     if show_values:       # values >= 0.005 written in the cells, dark cells in white
@@ -564,7 +576,7 @@ def topk_figure(tokens: Sequence[str], probs: Sequence[float], *, chosen: Sequen
 
 
 def matrix_panels(panels: Sequence, row_labels: Sequence[str], *, panel_titles: Sequence[str],
-                  title: str = "", x_title: str = "", colorscale: str = "RdBu", symmetric: bool = True,
+                  title: str = "", x_title: str = "", colorscale=DIVERGING, symmetric: bool = True,
                   decimals: int | None = 3, height: int | None = None, gap: float = 0.02,
                   widths: Sequence[float] | None = None, band: int | None = None,
                   band_labels: Sequence[str] = ()) -> go.Figure:

@@ -1,0 +1,34 @@
+"""One visual language for every figure of the app, defined once.
+
+- SEQUENTIAL (white -> blue, ColorBrewer Blues): attention weights, probabilities, anything in [0, max].
+- DIVERGING (blue < 0, white = 0, red > 0; ColorBrewer RdBu): signed values (scores, Q/K/V, PE, hidden
+  states), always centred at 0.  Both scales are safe for colour-blind readers (ColorBrewer).
+- MASK: grey = masked, blue = may attend.
+- Special tokens have one display name everywhere: <s>, </s>, <pad>, <unk> (SentencePiece's names;
+  the lectures' BOS / EOS), and a word-start piece's "▁" is drawn as the mark WORD_MARK.
+- Font sizes: the default, and PRESENT for projector mode (?present=1).
+"""
+from __future__ import annotations
+
+SEQUENTIAL = [[0.0, "#f7fbff"], [0.125, "#deebf7"], [0.25, "#c6dbef"], [0.375, "#9ecae1"], [0.5, "#6baed6"],
+              [0.625, "#4292c6"], [0.75, "#2171b5"], [0.875, "#08519c"], [1.0, "#08306b"]]
+DIVERGING = "RdBu_r"        # plotly's RdBu runs red (low) -> blue (high); reversed, red is positive
+MASK_COLORS = ((0.0, "#d1d5db"), (1.0, "#2563eb"))
+PALETTE = ("#2563eb", "#dc2626", "#059669", "#d97706", "#7c3aed", "#0891b2", "#db2777", "#4b5563")
+
+SPECIAL_NAMES = {"<bos>": "<s>", "<eos>": "</s>", "<s>": "<s>", "</s>": "</s>", "<pad>": "<pad>", "<unk>": "<unk>"}
+WORD_START = "▁"
+WORD_MARK = "·"
+
+FONT_SIZE = 15
+TICK_SIZE = 12
+PRESENT = {"font": 18, "tick": 16, "title": 22}
+
+
+def token_label(piece: str) -> str:
+    """How a token is written on an axis: one name per special token, '▁' shown as the word-start mark."""
+    if piece in SPECIAL_NAMES:
+        return SPECIAL_NAMES[piece]
+    if piece.startswith(WORD_START):
+        return WORD_MARK + piece[len(WORD_START):]
+    return piece
