@@ -9,9 +9,10 @@ from pages.ui import figures
 from pages.ui.export import matrix_frame
 from pages.ui.i18n import t
 from pages.ui.widgets import latex, page_header, show_figure
-from transformer_core.positional import (KINDS, check_criteria, encoding_table, frequencies,
-                                         rotation_matrix, sinusoidal_encoding)
+from transformer_core.positional import (KINDS, check_criteria, encoding_table, frequencies, rotation_matrix,
+                                         sinusoidal_encoding, sinusoids)
 
+WAVE_SAMPLES = 16        # points per unit of position on the continuous waves
 CRITERIA = ("unique", "bounded", "length_independent", "equal_distance")
 
 
@@ -55,7 +56,10 @@ def waves_tab(pe: np.ndarray, d_model: int) -> None:
         st.info(t("pe.no_dims"))
         return
     dims = sorted(dims)
-    fig = figures.pe_waves(pe, dims, [dim_name(d) for d in dims], title=t("pe.waves.title"),
+    curve_x = np.linspace(0, len(pe) - 1, WAVE_SAMPLES * (len(pe) - 1) + 1)
+    curve = sinusoids(torch.from_numpy(curve_x), d_model).numpy()[:, dims]
+    fig = figures.pe_waves(pe, dims, [dim_name(d) for d in dims], curve_x=curve_x, curve=curve,
+                           title=t("pe.waves.title"),
                            x_title=t("pe.axis.pos"), y_title=t("pe.axis.value"))
     data = pd.DataFrame(pe[:, dims], columns=[dim_name(d) for d in dims])
     data.index.name = t("pe.axis.pos")

@@ -75,3 +75,19 @@ def test_export_roundtrip_with_minus_inf():
     both = to_csv({"one": frame, "two": pd.DataFrame({"v": [1]})}).decode()
     assert "# one" in both and "# two" in both
     assert safe_filename("masks", "scores after/−∞", "ko") == "attention-atlas_masks_scores-after-_ko"
+
+
+def test_pe_waves_are_continuous_curves_through_the_integer_positions():
+    import torch
+
+    from transformer_core.positional import sinusoids
+
+    pe = sinusoidal_encoding(12, 8).numpy()
+    xs = np.linspace(0, 11, 16 * 11 + 1)
+    curve = sinusoids(torch.from_numpy(xs), 8).numpy()[:, [0, 1]]
+    fig = figures.pe_waves(pe, [0, 1], ["sin", "cos"], curve_x=xs, curve=curve)
+    line, marks = fig.data[0], fig.data[1]
+    assert line.mode == "lines" and marks.mode == "markers" and not line.showlegend
+    assert np.allclose(line.y, np.sin(xs)) and np.allclose(marks.y, pe[:, 0])     # dim 0: sin(pos)
+    assert np.allclose(np.asarray(line.y)[::16], pe[:, 0], atol=1e-6)              # the markers lie on the wave
+    assert np.allclose(fig.data[3].y, pe[:, 1]) and np.allclose(fig.data[2].y, np.cos(xs))

@@ -16,16 +16,21 @@ def frequencies(d_model: int) -> torch.Tensor:
     return torch.exp(-math.log(10000.0) * two_i / d_model)
 
 
-def sinusoidal_encoding(max_len: int, d_model: int) -> torch.Tensor:
-    """The table PE, one row per position.  -> (max_len, d_model), float32."""
+def sinusoids(positions: torch.Tensor, d_model: int) -> torch.Tensor:
+    """PE at any (also fractional) positions: the continuous waves the table samples.
+    positions: (N,) -> (N, d_model), float64."""
     if d_model % 2:
         raise ValueError("d_model must be even for sinusoidal encodings")
-    pos = torch.arange(max_len, dtype=torch.float64).unsqueeze(1)  # (max_len, 1)
-    angles = pos * frequencies(d_model)                            # (max_len, d_model/2)
-    pe = torch.zeros(max_len, d_model, dtype=torch.float64)
+    angles = positions.to(torch.float64).unsqueeze(1) * frequencies(d_model)  # (N, d_model/2)
+    pe = torch.zeros(len(positions), d_model, dtype=torch.float64)
     pe[:, 0::2] = torch.sin(angles)
     pe[:, 1::2] = torch.cos(angles)
-    return pe.float()
+    return pe
+
+
+def sinusoidal_encoding(max_len: int, d_model: int) -> torch.Tensor:
+    """The table PE, one row per position.  -> (max_len, d_model), float32."""
+    return sinusoids(torch.arange(max_len), d_model).float()
 
 
 def rotation_matrix(k: int, d_model: int) -> torch.Tensor:
