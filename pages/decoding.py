@@ -98,6 +98,17 @@ def step_view(res: dict, beam: int, n_heads: int, eos_piece: str) -> None:
     else:
         st.dataframe(beams, hide_index=True, width="stretch")
         st.caption(t("decoding.beams.caption_beam" if beam > 1 else "decoding.beams.caption_greedy"))
+    if step["finished"]:
+        st.markdown(f"**{t('decoding.finished.title')}**")
+        best = max(score for _, score, _ in step["finished"])
+        ranked = sorted(step["finished"], key=lambda f: -f[1])
+        st.dataframe(pd.DataFrame([{t("decoding.beams.rank"): i + 1,
+                                    t("decoding.beams.tokens"): " ".join(pieces),
+                                    t("decoding.beams.len"): len(ids),
+                                    t("decoding.finished.score"): round(score, 4),
+                                    t("decoding.finished.best"): "✓" if score == best else ""}
+                                   for i, (ids, score, pieces) in enumerate(ranked)]),
+                     hide_index=True, width="stretch")
 
 
 def main() -> None:

@@ -204,3 +204,14 @@ def test_heads_off_in_decoding_equals_zeroed_output_columns():
         off_b = beam_search(model, src, beam=2, max_len=8, heads_off={"decoder.0.cross_attn": [0]})
         ref_b = beam_search(zeroed, src, beam=2, max_len=8)
         assert off_b.ids == ref_b.ids
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_last_beam_step_lists_every_finished_hypothesis_with_the_chosen_one(seed):
+    model = make_model(seed)
+    decoded = beam_search(model, [2, 5, 6, 7, 3], beam=3, trace=True)
+    last = decoded.steps[-1]
+    assert (decoded.ids, decoded.score) in [(ids, score) for ids, score in last.finished]
+    assert max(score for _, score in last.finished) == decoded.score
+    for before, after in zip(decoded.steps, decoded.steps[1:]):       # finished hypotheses accumulate
+        assert after.finished[:len(before.finished)] == before.finished

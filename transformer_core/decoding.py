@@ -29,6 +29,7 @@ class StepTrace:
     topk_probs: list[list[float]]
     cross: torch.Tensor              # (b, n_layers, h, S) this step's encoder-decoder attention row
     beams: list[tuple[list[int], float]] = field(default_factory=list)  # hypotheses kept, with scores
+    finished: list[tuple[list[int], float]] = field(default_factory=list)  # ended with EOS so far, log P / lp
 
 
 @dataclass
@@ -211,12 +212,15 @@ def beam_search(model: Transformer, src: list[int], beam: int = 4, alpha: float 
             top = logp.exp().topk(top_k, dim=-1)
             steps.append(StepTrace(step, [list(h) for h in alive], top.indices.tolist(),
                                    top.values.tolist(), stepper.cross_row(),
-                                   [(h[1:], s) for h, s in zip(keep, kept_scores)]))
+                                   [(h[1:], s) for h, s in zip(keep, kept_scores)],
+                                   [(list(ids), s) for ids, s in finished]))
         if len(finished) >= beam or not keep:
             break
         alive, alive_scores = keep, torch.tensor(kept_scores)
         stepper.reorder(torch.tensor(origins))
     else:  # max_len reached: the live hypotheses compete as they are
         finished += [(h[1:], s / length_penalty(len(h) - 1, alpha)) for h, s in zip(alive, alive_scores.tolist())]
+        if trace:
+            steps[-1].finished = [(list(ids), s) for ids, s in finished]
     ids, score = max(finished, key=lambda f: f[1])
     return Decoded(ids, score, steps)

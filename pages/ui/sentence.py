@@ -130,7 +130,8 @@ def _steps(ckpt: Checkpoint, text: str, beam: int, heads_off: tuple) -> dict:
               "prefix_pieces": [tok.pieces(p) for p in s.prefixes],
               "topk_ids": s.topk_ids, "topk_pieces": [tok.pieces(ids) for ids in s.topk_ids],
               "topk_probs": s.topk_probs, "cross": s.cross.numpy(),
-              "beams": [(list(ids), float(score), tok.pieces(ids)) for ids, score in s.beams]}
+              "beams": [(list(ids), float(score), tok.pieces(ids)) for ids, score in s.beams],
+              "finished": [(list(ids), float(score), tok.pieces(ids)) for ids, score in s.finished]}
              for s in (tr.decoded.steps or [])]
     return {"src_ids": tr.src_ids, "src_pieces": tok.pieces(tr.src_ids), "out_ids": tr.out_ids,
             "text": tr.text, "truncated": tr.truncated, "score": tr.decoded.score, "steps": steps}
