@@ -336,3 +336,15 @@ def test_the_charts_are_redrawn_in_place_with_the_package_plotly_js(app_checkpoi
     finally:
         st.config.set_option("server.enableStaticServing", static_serving)
         live_chart._ready.clear()
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_korean_typed_into_an_english_source_model_gets_a_notice(app_checkpoints, ckpt, lang):
+    at = app(lang, atlas_sentence="나는 사과를 좋아한다.")
+    assert not at.exception
+    s = strings(lang)
+    notices = [w.value for w in at.warning]
+    script = s["sentence.unreadable.script"].split("**")[1]
+    assert any(script in n and s["script.HANGUL"] in n and s["sentence.unreadable.none"] in n for n in notices), notices
+    at = app(lang, atlas_sentence=ckpt.examples[0]["src"])
+    assert not any(script in w.value for w in at.warning)

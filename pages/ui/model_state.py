@@ -78,6 +78,16 @@ def active_key() -> str | None:
     return chosen if chosen in keys else (keys[0] if keys else None)
 
 
+def checkpoint_for(key: str) -> Checkpoint | None:
+    """The checkpoint behind a model_choices() key, or None when it cannot be loaded."""
+    if key.startswith(SESSION):
+        return session_models()[key][1]
+    try:
+        return load_bundled(key.removeprefix(BUNDLED))
+    except CheckpointError:
+        return None
+
+
 def active(quiet: bool = False) -> Checkpoint | None:
     """The active checkpoint; on failure an i18n'd message is shown (unless quiet) and None returned."""
     key = active_key()

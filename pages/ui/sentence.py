@@ -17,7 +17,7 @@ from collections.abc import Callable
 import streamlit as st
 import torch
 
-from transformer_core import explain
+from transformer_core import explain, input_check
 from transformer_core.checkpoint import Checkpoint
 from transformer_core.translate import source_ids, translate
 
@@ -84,7 +84,36 @@ def sentence_input(page: str, ckpt: Checkpoint) -> tuple[str, int] | None:
     if not ckpt.tokenizer.encode(text):
         st.info(t("sentence.no_tokens"), icon=":material/edit:")
         return None
+    unreadable_notice(ckpt, text)
     return text, (BEAM if mode == "beam" else 1)
+
+
+def _script_name(script: str | None) -> str:
+    return t(f"script.{script}") if script and t(f"script.{script}") != f"script.{script}" else (script or "?")
+
+
+def unreadable_notice(ckpt: Checkpoint, text: str) -> None:
+    """Say so when the model cannot read the input: a script its source side does not know (Hangul into
+    en→de), or more than a small share of unknown pieces; name a loaded model that reads it, if any."""
+    found = input_check.check(ckpt.tokenizer, ckpt.config.src_lang, text)
+    if found.readable:
+        return
+    others = []
+    for key, label in model_state.model_choices():
+        other = model_state.checkpoint_for(key)
+        if other is not None and other is not ckpt and input_check.check(
+                other.tokenizer, other.config.src_lang, text).readable:
+            others.append(label)
+    offer = t("sentence.unreadable.try", models=", ".join(others)) if others else t("sentence.unreadable.none")
+    code = ckpt.config.src_lang
+    reads = t("sentence.unreadable.reads", language=t(f"srclang.{code}") if t(f"srclang.{code}") != f"srclang.{code}"
+              else code, script=_script_name(found.expected))
+    if found.wrong_script:
+        body = t("sentence.unreadable.script", script=_script_name(found.script), reads=reads,
+                 unknown=found.unknown, pieces=found.pieces)
+    else:
+        body = t("sentence.unreadable.unknown", reads=reads, unknown=found.unknown, pieces=found.pieces)
+    st.warning(f"{body} {offer}", icon=":material/translate:")
 
 
 def sentence_run(page: str, ckpt: Checkpoint, kind: str = "translation") -> tuple[str, int, dict] | None:
