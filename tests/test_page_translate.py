@@ -348,3 +348,24 @@ def test_korean_typed_into_an_english_source_model_gets_a_notice(app_checkpoints
     assert any(script in n and s["script.HANGUL"] in n and s["sentence.unreadable.none"] in n for n in notices), notices
     at = app(lang, atlas_sentence=ckpt.examples[0]["src"])
     assert not any(script in w.value for w in at.warning)
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_a_long_paragraph_is_cut_visibly_split_and_every_sentence_translated(app_checkpoints, ckpt, lang):
+    from pages.ui.sentence import MAX_CHARS
+
+    first, second = ckpt.examples[0]["src"], ckpt.examples[1]["src"]
+    paragraph = " ".join([first, second] * 200)                     # far over the limit
+    at = app(lang, atlas_sentence=paragraph)
+    assert not at.exception
+    s = strings(lang)
+    assert any(w.value == s["sentence.cut"].format(n=len(paragraph), limit=MAX_CHARS) for w in at.warning)
+    assert any(c.value == s["sentence.count"].format(n=MAX_CHARS, limit=MAX_CHARS) for c in at.caption)
+    picker = at.selectbox(key="tr_pick")
+    assert len(picker.options) == 20                                  # MAX_SENTENCES, with a notice
+    assert any(w.value.startswith(s["sentence.too_many"].split("{")[0]) for w in at.warning)
+    picker.set_value(1).run()                                         # the second sentence's attention
+    assert not at.exception
+    assert translation_text(at) == reference(ckpt, second)[0].text
+    items = [m.value for m in at.markdown if m.value.startswith(("1. ", "2. "))]
+    assert items and reference(ckpt, first)[0].text.replace(".", "") in items[0].replace("\\", "").replace(".", "")

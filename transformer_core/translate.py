@@ -7,6 +7,7 @@ prints one translation per input line (greedy with --beam 1).
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from dataclasses import dataclass
 
@@ -88,3 +89,8 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+def split_sentences(text: str) -> list[str]:
+    """A paragraph -> its sentences, split after . ! ? (and their full-width forms) followed by a space."""
+    return [part for part in re.split(r"(?<=[.!?。！？])\s+", text.strip()) if part]

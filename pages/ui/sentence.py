@@ -19,7 +19,7 @@ import torch
 
 from transformer_core import explain, input_check
 from transformer_core.checkpoint import Checkpoint
-from transformer_core.translate import source_ids, translate
+from transformer_core.translate import source_ids, split_sentences, translate
 
 from . import model_state
 from .i18n import t
@@ -27,7 +27,8 @@ from .widgets import escape_md
 
 BEAM, ALPHA = 4, 0.6
 MODES = ("greedy", "beam")
-MAX_CHARS = 1000                 # a guard; the model's own max_len truncates (with a notice) long before
+MAX_CHARS = 1000                 # longer text is cut, with a notice; the box counts
+MAX_SENTENCES = 20               # a paragraph's sentences translated one by one
 MAX_EXAMPLES = 6
 SHARED_TEXT, SHARED_MODE = "atlas_sentence", "atlas_mode"
 SESSION_CACHE, SESSION_CACHE_SIZE = "atlas_runs", 24
@@ -64,8 +65,8 @@ def sentence_input(page: str, ckpt: Checkpoint) -> tuple[str, int] | None:
     c1, c2 = st.columns([3, 1], vertical_alignment="bottom")
     with c1:
         text = st.text_input(t("sentence.input", src=ckpt.config.src_lang, tgt=ckpt.config.tgt_lang),
-                             key=text_key, max_chars=MAX_CHARS, placeholder=t("sentence.placeholder"),
-                             help=t("sentence.input_help"))
+                             key=text_key, placeholder=t("sentence.placeholder"),
+                             help=t("sentence.input_help", limit=MAX_CHARS))
     with c2:
         mode = st.segmented_control(t("sentence.mode"), MODES, key=mode_key, required=True,
                                     format_func={m: t(f"sentence.mode.{m}") for m in MODES}.get,
@@ -78,14 +79,39 @@ def sentence_input(page: str, ckpt: Checkpoint) -> tuple[str, int] | None:
     text = (text or "").strip()
     mode = mode or "greedy"
     st.session_state[SHARED_TEXT], st.session_state[SHARED_MODE] = text, mode
+    if len(text) > MAX_CHARS:
+        st.warning(t("sentence.cut", n=len(text), limit=MAX_CHARS), icon=":material/content_cut:")
+        text = text[:MAX_CHARS]
+    st.caption(t("sentence.count", n=len(text), limit=MAX_CHARS))
     if not text:
         st.info(t("sentence.empty"), icon=":material/edit:")
         return None
+    sentences = split_sentences(text)
+    if len(sentences) > MAX_SENTENCES:
+        st.warning(t("sentence.too_many", n=len(sentences), limit=MAX_SENTENCES), icon=":material/content_cut:")
+        sentences = sentences[:MAX_SENTENCES]
+    if len(sentences) > 1:
+        text = pick_sentence(page, ckpt, sentences, BEAM if mode == "beam" else 1)
     if not ckpt.tokenizer.encode(text):
         st.info(t("sentence.no_tokens"), icon=":material/edit:")
         return None
     unreadable_notice(ckpt, text)
     return text, (BEAM if mode == "beam" else 1)
+
+
+def pick_sentence(page: str, ckpt: Checkpoint, sentences: list[str], beam: int) -> str:
+    """A paragraph: every sentence translated (in an expander), and a picker for the sentence the attention
+    views show."""
+    key = f"{page}_pick"
+    if st.session_state.get(key, 0) >= len(sentences):
+        st.session_state[key] = 0
+    with st.expander(t("sentence.all", n=len(sentences)), expanded=False):
+        for i, sentence in enumerate(sentences):
+            out = run_cached("translation", model_state.active_key(), ckpt, sentence, beam)["text"]
+            st.markdown(f"{i + 1}. {escape_md(sentence)} → **{escape_md(out)}**")
+    pick = st.selectbox(t("sentence.pick", n=len(sentences)), range(len(sentences)), key=key,
+                        format_func=lambda i: f"{i + 1}. {_short(sentences[i], 80)}")
+    return sentences[pick]
 
 
 def _script_name(script: str | None) -> str:
