@@ -313,6 +313,14 @@ def real_head_section() -> None:
     m2.metric(t("lab.real.std_scaled"), f"{float(scaled[finite].std()) if finite.sum() > 1 else 0.0:.3f}")
     m3.metric(t("lab.real.check"), f"{float((steps['weights'] - torch.as_tensor(rec['weights'][head]).double()).abs().max()):.1e}",
               help=t("lab.real.check_help"))
+    q_norm, k_norm = float(q.norm(dim=-1).mean()), float(k.norm(dim=-1).mean())
+    n1, n2, n3 = st.columns(3)
+    n1.metric(t("lab.real.q_norm"), f"{q_norm:.2f}")
+    n2.metric(t("lab.real.k_norm"), f"{k_norm:.2f}")
+    n3.metric(t("lab.real.unit_norm"), f"{d_k ** 0.5:.2f}", help=t("lab.real.unit_norm_help", d_k=d_k))
+    st.info(t("lab.real.why_large", q_norm=f"{q_norm:.1f}", k_norm=f"{k_norm:.1f}", unit=f"{d_k ** 0.5:.1f}",
+              d_k=d_k, std=f"{float(scaled[finite].std()) if finite.sum() > 1 else 0.0:.1f}"),
+            icon=":material/school:")
 
 
 page_header("lab")

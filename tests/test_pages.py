@@ -316,7 +316,13 @@ def test_attention_lab_real_head_of_a_model(tiny_checkpoints, monkeypatch):
     assert not at.exception
     weights, _ = chart(at, "fig_real_weights")
     assert np.allclose(arr(weights.data[0].z).sum(axis=1), 1.0, atol=1e-6)
-    assert float(at.metric[-1].value) < 1e-5          # attention_steps == the model's own weights
+    metric = {m.label: m.value for m in at.metric}
+    s = load("en")
+    assert float(metric[s["lab.real.check"]]) < 1e-5          # attention_steps == the model's own weights
+    q, _ = chart(at, "fig_real_q")                             # why the scaled scores stay large: ‖q‖, ‖k‖, √d_k
+    assert float(metric[s["lab.real.q_norm"]]) == pytest.approx(np.linalg.norm(arr(q.data[0].z), axis=1).mean(), abs=0.006)
+    assert float(metric[s["lab.real.unit_norm"]]) == pytest.approx(cfg.d_k ** 0.5, abs=0.006)
+    assert any(i.value.startswith(s["lab.real.why_large"].split("{")[0]) for i in at.info)
 
 
 def test_masks_with_the_model_tokenizer(tiny_checkpoints, monkeypatch):
