@@ -256,7 +256,8 @@ def why_section(sentence_len: int, d_model: int) -> None:
     st.markdown("\n".join(rows))
     st.caption(t("shapes.why.table_caption"))
     c1, c2, c3 = st.columns(3)
-    d = c1.select_slider(t("shapes.why.d"), D_CHOICES, value=512, key="sh_why_d")
+    choices = tuple(sorted({*D_CHOICES, d_model}))
+    d = c1.select_slider(t("shapes.why.d"), choices, value=d_model, key="sh_why_d")     # starts at the model's
     k = c2.slider(t("shapes.why.k"), 2, 9, 3, key="sh_why_k")
     r = c3.select_slider(t("shapes.why.r"), (4, 8, 16, 32, 64, 128, 256), value=16, key="sh_why_r")
     n = np.unique(np.round(np.geomspace(1, 8192, 80))).astype(int)
@@ -267,9 +268,9 @@ def why_section(sentence_len: int, d_model: int) -> None:
                               title=t("shapes.why.fig", d=d), x_title=t("shapes.why.n"), y_title=t("shapes.why.ops"))
     show_figure(fig, "layer_cost", pd.DataFrame({"n": n, **{kind: explain.layer_cost(kind, n, d, k=k, r=r)
                                                             for kind in explain.LAYER_TYPES}}), key="sh_why_fig")
-    sa = float(explain.layer_cost("self_attention", sentence_len, d_model))
-    rnn = float(explain.layer_cost("recurrent", sentence_len, d_model))
-    st.info(t("shapes.why.ours", n=sentence_len, d=d_model, sa=f"{sa:,.0f}", rnn=f"{rnn:,.0f}",
+    sa = float(explain.layer_cost("self_attention", sentence_len, d))
+    rnn = float(explain.layer_cost("recurrent", sentence_len, d))
+    st.info(t("shapes.why.ours", n=sentence_len, d=d, model_d=d_model, sa=f"{sa:,.0f}", rnn=f"{rnn:,.0f}",
               ratio=f"{rnn / sa:.1f}" if sa else "∞"), icon=":material/calculate:")
 
 

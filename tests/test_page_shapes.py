@@ -143,3 +143,17 @@ def test_cost_figure_marks_on_log_axes():
     assert list(fig.data[0].y) == [64.0, 6400.0, 640000.0, 64000000.0]
     assert fig.layout.xaxis.range == (0.0, 3.0)
     assert [a.x for a in fig.layout.annotations] == [pytest.approx(np.log10(64)), pytest.approx(1.0)]
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_the_cost_chart_starts_at_the_models_d_and_its_note_says_which_d(app_checkpoints, ckpt, lang):
+    at = app(lang)
+    assert not at.exception
+    d_model = ckpt.config.d_model
+    assert at.select_slider(key="sh_why_d").value == d_model
+    cost = spec(at, "sh_why_fig")
+    n = np.array(cost["data"][0]["x"])
+    np.testing.assert_allclose(cost["data"][0]["y"], explain.layer_cost("self_attention", n, d_model))
+    at.select_slider(key="sh_why_d").set_value(1024).run()
+    note = [i.value for i in at.info if "d_model = " in i.value]
+    assert note and "d = 1024" in note[0] and f"d_model = {d_model}" in note[0]
