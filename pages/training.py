@@ -15,7 +15,10 @@ import torch
 
 from pages.ui import figures
 from pages.ui.i18n import t
+from pages.ui.sentence import kind_label
 from pages.ui.widgets import latex, page_header, show_figure
+from transformer_core import explain, history
+from transformer_core.checkpoint import HISTORY
 from transformer_core.schedule import lrate
 from transformer_core.smoothing import (best_confidence, confident_prediction, cross_entropy,
                                         loss_vs_confidence, smoothed_targets)
@@ -240,6 +243,51 @@ def checkpoint_log_section(logs: list[Path]) -> None:
         st.warning(t("training.log.unreadable"))
         return
     log_curves(log, names[i], key="fig_log_ckpt")
+    history_view(logs[i].parent, log)
+
+
+@st.cache_data(max_entries=4, show_spinner=False)
+def cached_history(path: str, mtime: float):
+    return history.load(Path(path))
+
+
+def history_view(folder: Path, log: TrainLog) -> None:
+    """Slot: attention being learned, from the checkpoint's attention_history.safetensors."""
+    path = folder / HISTORY
+    st.subheader(t("training.hist.title"))
+    if not path.is_file():
+        st.info(t("training.hist.none"))
+        return
+    st.markdown(t("training.hist.explain"))
+    hist = cached_history(str(path), path.stat().st_mtime)
+    if hist is None or not hist.steps:
+        st.warning(t("training.hist.unreadable"))
+        return
+    c1, c2, c3, c4 = st.columns([3, 2, 1, 1])
+    probe = c1.selectbox(t("training.hist.probe"), range(len(hist.probes)), key="train_hist_probe",
+                         format_func=lambda i: hist.probes[i].src)
+    kind = c2.selectbox(t("training.hist.kind"), explain.ATTENTION_KINDS, index=2, key="train_hist_kind",
+                        format_func=kind_label)
+    weights = hist.weights[probe][kind]                                  # (N, L, h, Tq, Tk)
+    layer = c3.selectbox(t("attn.layer"), range(weights.shape[1]), index=weights.shape[1] - 1,
+                         format_func=lambda i: str(i + 1), key="train_hist_layer")
+    head = c4.selectbox(t("attn.head"), range(weights.shape[2]), format_func=lambda i: str(i + 1),
+                        key="train_hist_head")
+    p = hist.probes[probe]
+    q_labels = p.src_pieces if kind == "enc_self" else p.tgt_pieces
+    k_labels = p.tgt_pieces if kind == "dec_self" else p.src_pieces
+    tr = log.train
+    pairs = [(x, y) for x, y in zip(tr["step"], tr["loss"]) if y is not None]
+    fig = figures.history_figure(weights[:, layer, head], hist.steps, q_labels, k_labels,
+                                 [x for x, _ in pairs], [y for _, y in pairs],
+                                 title=t("training.hist.fig", layer=layer + 1, head=head + 1),
+                                 x_title=t("lab.axis.key"), y_title=t("lab.axis.query"),
+                                 loss_title=t("training.log.loss"), step_label=t("training.axis.step"),
+                                 play=t("training.hist.play"), pause=t("training.hist.pause"))
+    show_figure(fig, "attention_history", {str(s): pd.DataFrame(w, index=q_labels, columns=k_labels)
+                                           for s, w in zip(hist.steps, weights[:, layer, head])},
+                key="fig_train_history")
+    st.caption(t("training.hist.caption", n=len(hist.steps), first=hist.steps[0], last=hist.steps[-1]))
 
 
 @st.fragment(run_every=LIVE_EVERY_S)

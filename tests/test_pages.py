@@ -335,3 +335,43 @@ def test_masks_with_the_model_tokenizer(tiny_checkpoints, monkeypatch):
     pad, _ = chart(at, "fig_padding_mask")
     z = arr(pad.data[0].z)
     assert z.shape[0] == 3 and (z[:, 0] == 1).all() and (z == 0).any()
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_training_plays_back_attention_being_learned(tmp_path, toy_spm, toy_pairs, monkeypatch, lang):
+    """A checkpoint with attention_history.safetensors: the Training page's step slider and play button
+    run over frames holding exactly the recorded weights, the loss marker at each step."""
+    from transformer_core import history
+    from transformer_core.checkpoint import save_checkpoint
+    from transformer_core.config import ModelConfig
+    from transformer_core.model import Transformer
+    from transformer_core.tokenizer import Tokenizer
+
+    tok = Tokenizer.load(toy_spm)
+    cfg = ModelConfig(vocab_size=tok.vocab_size, d_model=16, n_heads=2, n_encoder_layers=1, n_decoder_layers=2,
+                      d_ff=32, max_len=40, tgt_lang="de")
+    folder = tmp_path / "checkpoints" / "tiny"
+    hist = history.empty(history.probe_set(tok, "de", toy_pairs[:2]))
+    for step, seed in ((0, 0), (100, 1), (200, 2)):
+        torch.manual_seed(seed)
+        history.record(hist, Transformer(cfg), step)
+    save_checkpoint(folder, Transformer(cfg), toy_spm)
+    history.save(hist, folder / history.HISTORY)
+    rows = [{"step": s, "lr": 1e-4, "loss": 6.0 - s / 100, "tokens_per_s": 1.0, "elapsed": s} for s in (50, 100, 200)]
+    (folder / "train_log.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    monkeypatch.setenv("ATLAS_ROOT", str(tmp_path))
+    at = open_page("training", lang)
+    assert not at.exception
+    fig, _ = chart(at, "fig_train_history")                    # default: cross-attention, last layer, head 1
+    assert [f.name for f in fig.frames] == ["0", "100", "200"]
+    expected = history.load(folder / history.HISTORY).weights[0]["cross"][:, 1, 0]
+    for frame, weights in zip(fig.frames, expected):
+        np.testing.assert_allclose(arr(frame.data[0].z), weights, atol=1e-6)
+    assert [frame.data[1].x[0] for frame in fig.frames] == [0, 100, 200]
+    assert [frame.data[1].y[0] for frame in fig.frames[1:]] == pytest.approx([5.0, 4.0])
+    assert fig.layout.updatemenus[0].buttons[0].label == load(lang)["training.hist.play"]
+    at.selectbox(key="train_hist_kind").set_value("enc_self").run()
+    fig, _ = chart(at, "fig_train_history")
+    np.testing.assert_allclose(arr(fig.frames[0].data[0].z), history.load(folder / history.HISTORY).weights[0]["enc_self"][0, 0, 0],
+                               atol=1e-6)
+    assert hist.probes[0].src == "I like apples."                  # the lecture's sentence comes first

@@ -93,7 +93,7 @@ export default function (component) {
   loadPlotly(data.src).then(Plotly => {
     const config = Object.assign({responsive: true, displaylogo: false}, data.config, {modeBarButtonsToAdd: [
       {name: 'fullscreen', title: data.fullscreen, icon: Plotly.Icons.autoscale, click: () => fullscreen(gd)}]});
-    return Plotly.react(gd, spec.data, layout, config);
+    return Plotly.react(gd, {data: spec.data, layout: layout, frames: spec.frames || [], config: config});
   });
   return () => { if (!gd.isConnected && window.Plotly) window.Plotly.purge(gd); };
 }
