@@ -5,6 +5,8 @@
     python -m transformer_core.data ding --out data/ende-ft --phrases 80000 --phrase-order common \
         --tokenizer checkpoints/ende/spm.model      # to fine-tune that checkpoint (train --init)
     python -m transformer_core.data ko-docs --out data/enko                 # Debian's Korean docs, en -> ko
+    python -m transformer_core.data classroom --pair en-ko --out data/classroom-enko --size 60000 \
+        --with data/enko --tokenizer checkpoints/enko/spm.model     # generated, mixed with ko-docs
     python -m transformer_core.data files --src my.en --tgt my.de --src-lang en --tgt-lang de --out data/mine
 
 DIR gets {train,valid,test}.{src_lang,tgt_lang} (one sentence per line, UTF-8), spm.model (the
@@ -35,12 +37,14 @@ import shutil
 import sys
 import time
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
-from .sources import Corpus, DataError, Pair, ding, files, korean
+from .sources import Corpus, DataError, Pair, classroom, ding, files, korean
 from .tokenizer import Tokenizer, TokenizerError, normalize, train_tokenizer
 
 SOURCES = {
+    "classroom": classroom,  # generated everyday sentences with gold alignments, en -> ko or de
     "ding": ding,    # Ding en -> de dictionary, Debian package trans-de-en
     "files": files,  # two local line-aligned text files
     "ko-docs": korean,  # en -> ko LibreOffice help and UI, GNOME user docs, from Debian
@@ -79,7 +83,7 @@ def clean(pairs: list[Pair], max_words: int, max_ratio: float, counts: dict) -> 
             reason = "dropped_duplicate"
         else:
             seen.add((src, tgt))
-            kept.append(Pair(src, tgt, pair.kind, pair.evaluable))
+            kept.append(replace(pair, src=src, tgt=tgt))
             continue
         drops[reason] += 1
     counts.update(drops, pairs_kept=len(kept))
@@ -87,7 +91,10 @@ def clean(pairs: list[Pair], max_words: int, max_ratio: float, counts: dict) -> 
 
 
 def split(pairs: list[Pair], test_size: int, valid_size: int, seed: int, counts: dict) -> dict[str, list[Pair]]:
-    """-> {"test", "valid": sentences; "train": all other pairs that share no side with them}."""
+    """-> {"test", "valid": sentences; "train": all other pairs that share no side with them}.
+    A source that splits itself (every pair has .split) keeps its split."""
+    if pairs and all(p.split for p in pairs):
+        return {name: [p for p in pairs if p.split == name] for name in SPLITS}
     candidates: dict[str, Pair] = {}
     for pair in pairs:
         if pair.kind == "sentence" and pair.evaluable:
@@ -137,9 +144,11 @@ def add_phrases(train: list[Pair], n: int | None, order: str, seed: int, counts:
 
 
 def write_split(folder: Path, split_name: str, src_lang: str, tgt_lang: str, pairs: list[Pair]) -> None:
-    for lang, side in ((src_lang, "src"), (tgt_lang, "tgt")):
+    """{split}.{lang} for both sides, and {split}.align (gold word alignments) when the source has them."""
+    sides = [(src_lang, "src"), (tgt_lang, "tgt")] + [("align", "align")] * any(p.align for p in pairs)
+    for ext, side in sides:
         text = "".join(getattr(p, side) + "\n" for p in pairs)
-        (folder / f"{split_name}.{lang}").write_text(text, encoding="utf-8")
+        (folder / f"{split_name}.{ext}").write_text(text, encoding="utf-8")
 
 
 def read_split(folder: str | Path, split_name: str, src_lang: str, tgt_lang: str) -> list[tuple[str, str]]:

@@ -23,6 +23,9 @@ class Pair:
     tgt: str
     kind: str = "sentence"   # "sentence" or "phrase"; only sentences go to valid/test
     evaluable: bool = True   # False: a sentence fit for training but not clean enough for valid/test
+    split: str | None = None  # set by a source that splits itself (classroom): "train", "valid" or "test"
+    align: str = ""          # gold word alignment, Pharaoh format ("0-0 1-2"), when the source knows it
+    frame: str = ""          # the generating frame (classroom)
 
 
 @dataclass

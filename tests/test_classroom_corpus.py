@@ -1,0 +1,102 @@
+"""The generated classroom corpus: the lecture's sentence, valid gold alignments, determinism, and a split
+whose held-out frames and words never reach training."""
+import random
+
+import pytest
+
+from transformer_core import data
+from transformer_core.classroom import corpus, grammar, lexicon
+from transformer_core.classroom.grammar import Clause, Gen, de_main, en_clause, ko_clause
+from transformer_core.classroom.phrases import PRONOUNS, NounPhrase, Subject
+from transformer_core.classroom.sentence import Example
+
+
+def lemma(items, en):
+    return next(item for item in items if item.en == en)
+
+
+def test_the_lectures_sentence_in_all_three_languages():
+    lex = lexicon.load()
+    apples = NounPhrase(lemma(lex.nouns, "apple"), "bare", plural=True)
+    c = Clause(Subject(pronoun=PRONOUNS["I"]), lemma(lex.verbs, "like"), "present", obj=apples)
+    ex = Example("tr.present.pos", en_clause(c, False, False, False), ko_clause(c, "statement", False),
+                 de_main(c, False, False))
+    assert ex.text("en") == "I like apples."
+    assert ex.text("ko") == "나는 사과를 좋아한다."
+    assert ex.text("de") == "Ich mag Äpfel."
+    assert ex.align("ko") == "0-0 1-2 2-1"          # I-나는, like-좋아한다, apples-사과를
+    assert ex.align("de") == "0-0 1-1 2-2"
+
+
+def test_where_is_the_train_station():
+    lex = lexicon.load()
+    station = lemma(lex.places, "train station")
+    for seed in range(200):     # where_is picks a place half of the time
+        g = Gen(random.Random(seed), lex.without({p.id for p in lex.places if p is not station}))
+        ex = grammar.where_is(g)
+        if "station" in ex.text("en"):
+            break
+    assert ex.text("en") == "Where is the train station?"
+    assert ex.text("de") == "Wo ist der Bahnhof?"
+    assert ex.text("ko") == "기차역은 어디에 있어요?"
+
+
+@pytest.fixture(scope="module")
+def generated():
+    return corpus.splits(size=1500, valid=150, test=150, seed=0, protected_text="I like apples.")
+
+
+def test_every_frame_builds_and_aligns_validly():
+    lex = lexicon.load()
+    assert len(grammar.FRAMES) >= 80
+    for name in grammar.FRAMES:
+        for i in range(3):
+            ex = grammar.build(name, random.Random(f"{name}:{i}"), lex)
+            for lang in ("ko", "de"):
+                n_src, n_tgt = len(ex.text("en").split()), len(ex.text(lang).split())
+                links = [tuple(map(int, link.split("-"))) for link in ex.align(lang).split()]
+                assert links, (name, ex.text("en"), ex.text(lang))
+                assert all(0 <= s < n_src and 0 <= t < n_tgt for s, t in links)
+                assert {t for _, t in links} == set(range(n_tgt)), (name, ex.text("en"), ex.text(lang), ex.align(lang))
+
+
+def test_generation_is_deterministic(generated):
+    again = corpus.splits(size=1500, valid=150, test=150, seed=0, protected_text="I like apples.")
+    for name in ("train", "valid", "test"):
+        assert [e.text("en") for e in generated[0][name]] == [e.text("en") for e in again[0][name]]
+        assert [e.align("ko") for e in generated[0][name]] == [e.align("ko") for e in again[0][name]]
+    other = corpus.splits(size=200, valid=20, test=20, seed=1)
+    assert [e.text("en") for e in other[0]["train"]] != [e.text("en") for e in generated[0]["train"][:200]]
+
+
+def test_held_out_frames_and_words_never_reach_training(generated):
+    splits, plan = generated
+    assert len(plan.test_frames) == corpus.HELD_OUT_FRAMES and plan.held_words
+    for name in ("train", "valid"):
+        assert not {e.frame for e in splits[name]} & set(plan.test_frames)
+        assert not set().union(*(e.lemmas for e in splits[name])) & plan.held_words
+    test = splits["test"]
+    assert all(e.frame in plan.test_frames or e.lemmas & plan.held_words for e in test)
+    assert {e.frame for e in test} & set(plan.test_frames)
+    seen = {e.text("en") for e in splits["train"] + splits["valid"]}
+    assert not {e.text("en") for e in test} & seen
+
+
+def test_protected_words_are_never_held_out():
+    plan = corpus.plan(0, protected_text="I like apples. Where is the train station?")
+    assert not {"noun:apple", "verb:like", "place:train station"} & plan.held_words
+
+
+def test_data_command_writes_splits_with_alignments(tmp_path):
+    out = tmp_path / "cls"
+    assert data.main(["classroom", "--pair", "en-ko", "--out", str(out), "--size", "400", "--valid-size", "40",
+                      "--test-size", "40", "--vocab-size", "1000"]) == 0
+    for split in ("train", "valid", "test"):
+        src = (out / f"{split}.en").read_text(encoding="utf-8").splitlines()
+        tgt = (out / f"{split}.ko").read_text(encoding="utf-8").splitlines()
+        align = (out / f"{split}.align").read_text(encoding="utf-8").splitlines()
+        assert len(src) == len(tgt) == len(align) > 0
+        for s, t, a in zip(src, tgt, align):
+            for link in a.split():
+                i, j = map(int, link.split("-"))
+                assert i < len(s.split()) and j < len(t.split())

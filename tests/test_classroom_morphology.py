@@ -1,0 +1,135 @@
+"""The classroom generator's morphology against hand-made tables (at least 30 forms per language)."""
+import pytest
+
+from transformer_core.classroom import english, german, korean
+
+ST, Q = korean.STATEMENT, korean.QUESTION
+
+KOREAN = [
+    # (stem, irregular class, adjective?, endings, negative) -> form
+    (("좋아하다", "", False), ST["present"], False, "좋아한다"),     # the lecture's verb
+    (("먹다", "", False), ST["present"], False, "먹는다"),
+    (("가다", "", False), ST["present"], False, "간다"),
+    (("살다", "", False), ST["present"], False, "산다"),            # ㄹ drops before ㄴ
+    (("만들다", "", False), ST["present"], False, "만든다"),
+    (("먹다", "", False), ST["past"], False, "먹었다"),
+    (("가다", "", False), ST["past"], False, "갔다"),
+    (("오다", "", False), ST["past"], False, "왔다"),
+    (("마시다", "", False), ST["past"], False, "마셨다"),
+    (("공부하다", "", False), ST["past"], False, "공부했다"),
+    (("돕다", "ㅂ", False), ST["past"], False, "도왔다"),            # ㅂ irregular
+    (("듣다", "ㄷ", False), ST["past"], False, "들었다"),            # ㄷ irregular
+    (("걷다", "ㄷ", False), Q["present"], False, "걸어요"),
+    (("부르다", "르", False), Q["present"], False, "불러요"),          # 르 irregular
+    (("모르다", "르", False), ST["past"], False, "몰랐다"),
+    (("짓다", "ㅅ", False), ST["past"], False, "지었다"),            # ㅅ irregular
+    (("춥다", "ㅂ", True), ST["past"], False, "추웠다"),
+    (("빨갛다", "ㅎ", True), [("은", "ETM")], False, "빨간"),          # ㅎ irregular
+    (("하얗다", "ㅎ", True), [("은", "ETM")], False, "하얀"),
+    (("크다", "", True), [("은", "ETM")], False, "큰"),
+    (("크다", "", True), ST["present"], False, "크다"),
+    (("먹다", "", False), ST["future"], False, "먹을 것이다"),
+    (("가다", "", False), ST["future"], False, "갈 것이다"),
+    (("읽다", "", False), ST["progressive"], False, "읽고 있다"),
+    (("먹다", "", False), ST["present"], True, "먹지 않는다"),
+    (("먹다", "", False), ST["past"], True, "먹지 않았다"),
+    (("크다", "", True), ST["present"], True, "크지 않다"),
+    (("읽다", "", False), ST["progressive"], True, "읽고 있지 않다"),
+    (("좋아하다", "", False), Q["present"], False, "좋아해요"),
+    (("먹다", "", False), Q["past"], False, "먹었어요"),
+    (("가다", "", False), Q["future"], False, "갈 거예요"),
+    (("열다", "", False), [("으세요", "EF")], False, "여세요"),
+    (("열다", "", False), [("어", "EC"), ("주", "VX"), ("세요", "EF")], False, "열어 주세요"),
+]
+PARTICLES = [("나", "은", "나는"), ("사과", "을", "사과를"), ("책", "을", "책을"), ("고양이", "이", "고양이가"),
+             ("책", "이", "책이"), ("사과", "와", "사과와"), ("빵", "와", "빵과"), ("학교", "으로", "학교로"),
+             ("집", "으로", "집으로"), ("연필", "으로", "연필로"), ("기차역", "은", "기차역은"), ("바나나", "은", "바나나는")]
+
+
+@pytest.mark.parametrize("verb, endings, negative, expected", KOREAN)
+def test_korean_conjugation(verb, endings, negative, expected):
+    form, irregular, adjective = verb
+    assert korean.predicate(korean.stem(form, irregular, adjective), endings, negative=negative) == expected
+
+
+@pytest.mark.parametrize("noun, particle, expected", PARTICLES)
+def test_korean_particles_follow_the_final_consonant(noun, particle, expected):
+    assert korean.with_particle(noun, particle) == expected
+
+
+GERMAN_ARTICLES = [
+    (("def", "m", "nom"), "der"), (("def", "m", "acc"), "den"), (("def", "m", "dat"), "dem"),
+    (("def", "f", "dat"), "der"), (("def", "n", "acc"), "das"), (("def", "pl", "dat"), "den"),
+    (("ein", "m", "acc"), "einen"), (("ein", "f", "nom"), "eine"), (("ein", "n", "dat"), "einem"),
+    (("kein", "pl", "acc"), "keine"), (("mein", "m", "acc"), "meinen"), (("unser", "f", "dat"), "unserer"),
+    (("this", "n", "nom"), "dieses"),
+]
+GERMAN_ADJECTIVES = [
+    (("rot", "def", "m", "nom"), "rote"), (("rot", "ein", "m", "nom"), "roter"), (("rot", "ein", "m", "acc"), "roten"),
+    (("klein", "ein", "n", "nom"), "kleines"), (("klein", None, "pl", "nom"), "kleine"),
+    (("groß", "def", "pl", "dat"), "großen"), (("teuer", "ein", "n", "acc"), "teures"),
+    (("dunkel", "def", "f", "nom"), "dunkle"), (("hoch", None, "m", "dat"), "hohem"),
+]
+GERMAN_VERBS = [
+    (("essen", 1), ("isst", "")), (("lesen", 2), ("liest", "")), (("mögen", 0), ("mag", "")),
+    (("schlafen", 2), ("schläft", "")), (("auf|stehen", 0), ("stehe", "auf")), (("an|rufen", 2), ("ruft", "an")),
+    (("helfen", 1), ("hilfst", "")), (("sein", 3), ("sind", "")), (("haben", 2), ("hat", "")),
+    (("können", 0), ("kann", "")), (("werden", 2), ("wird", "")),
+]
+GERMAN_PARTICIPLES = [("essen", "gegessen"), ("gehen", "gegangen"), ("auf|stehen", "aufgestanden"),
+                      ("besuchen", "besucht"), ("an|rufen", "angerufen"), ("kaufen", "gekauft")]
+GERMAN_NOUNS = [(("Kind", "n", "Kinder"), ("dat", True), "Kindern"), (("Junge", "m", "Jungen"), ("acc", False), "Jungen"),
+                (("Apfel", "m", "Äpfel"), ("dat", True), "Äpfeln"), (("Auto", "n", "Autos"), ("dat", True), "Autos"),
+                (("Löwe", "m", "Löwen"), ("dat", False), "Löwen"), (("Tasche", "f", "Taschen"), ("acc", False), "Tasche")]
+
+
+@pytest.mark.parametrize("args, expected", GERMAN_ARTICLES)
+def test_german_articles(args, expected):
+    assert german.article(*args) == expected
+
+
+@pytest.mark.parametrize("args, expected", GERMAN_ADJECTIVES)
+def test_german_adjective_endings(args, expected):
+    assert german.adjective_form(*args) == expected
+
+
+@pytest.mark.parametrize("args, expected", GERMAN_VERBS)
+def test_german_present_with_separable_prefixes(args, expected):
+    assert german.present(*args) == expected
+
+
+@pytest.mark.parametrize("verb, expected", GERMAN_PARTICIPLES)
+def test_german_participles(verb, expected):
+    assert german.participle(verb) == expected
+
+
+@pytest.mark.parametrize("noun, form, expected", GERMAN_NOUNS)
+def test_german_noun_declension_from_german_nouns(noun, form, expected):
+    assert german.noun_forms(*noun)[form] == expected
+
+
+ENGLISH = [
+    (("eat", "VBD"), "ate"), (("go", "VBD"), "went"), (("go", "VBZ"), "goes"), (("sit", "VBG"), "sitting"),
+    (("swim", "VBD"), "swam"), (("study", "VBZ"), "studies"), (("have", "VBZ"), "has"), (("run", "VBG"), "running"),
+    (("listen to", "VBD"), "listened to"), (("get up", "VBZ"), "gets up"), (("buy", "VBD"), "bought"),
+    (("write", "VBG"), "writing"), (("like", "VBZ"), "likes"), (("read", "VBD"), "read"), (("make", "VBD"), "made"),
+]
+ARTICLES = [("apple", "an"), ("pear", "a"), ("umbrella", "an"), ("university", "a"), ("hour", "an"),
+            ("orange", "an"), ("red apple", "a"), ("old book", "an")]
+PLURALS = [("child", "children"), ("mouse", "mice"), ("box", "boxes"), ("apple", "apples"), ("knife", "knives"),
+           ("train station", "train stations"), ("baby", "babies")]
+
+
+@pytest.mark.parametrize("args, expected", ENGLISH)
+def test_english_verb_forms(args, expected):
+    assert english.verb(*args) == expected
+
+
+@pytest.mark.parametrize("phrase, expected", ARTICLES)
+def test_english_a_or_an(phrase, expected):
+    assert english.article(phrase) == expected
+
+
+@pytest.mark.parametrize("singular, expected", PLURALS)
+def test_english_plurals(singular, expected):
+    assert english.plural(singular) == expected

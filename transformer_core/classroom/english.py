@@ -1,0 +1,47 @@
+"""English morphology: verb forms from lemminflect, plurals and a/an from inflect (both MIT)."""
+from __future__ import annotations
+
+from functools import cache
+
+import inflect
+from lemminflect import getInflection
+
+BE = {"present": {1: "am", 3: "is", 0: "are"}, "past": {1: "was", 3: "was", 0: "were"}}
+# Penn tags: VBZ 3rd singular present, VBD past, VBG -ing, VBN participle.
+
+
+@cache
+def _engine() -> inflect.engine:
+    return inflect.engine()
+
+
+def article(phrase: str) -> str:
+    """'a' or 'an' for the phrase that follows it."""
+    return _engine().a(phrase).split(" ", 1)[0]
+
+
+def plural(singular: str, given: str = "") -> str:
+    return given or _engine().plural(singular)
+
+
+def verb(phrase: str, tag: str) -> str:
+    """Inflect a verb phrase's first word: verb('listen to', 'VBD') -> 'listened to'."""
+    first, *rest = phrase.split(" ")
+    if tag == "VB":
+        form = first
+    else:
+        forms = getInflection(first, tag=tag)
+        form = forms[0] if forms else first
+    return " ".join([form, *rest])
+
+
+def be(tense: str, person: int) -> str:
+    """'am', 'is', 'are', 'was', 'were'.  person: 1 (I), 3 (he, she, it, a singular noun), 0 (all others)."""
+    return BE[tense][person]
+
+
+def comparative(adjective: str, given: str = "") -> str:
+    if given:
+        return given
+    forms = getInflection(adjective, tag="JJR")
+    return forms[0] if forms else f"more {adjective}"

@@ -1,0 +1,106 @@
+"""German morphology: verbs from ablaut (MIT/Apache-2.0), noun declension from german-nouns (Wiktionary,
+CC-BY-SA-4.0), articles and adjective endings from the grammar tables below.
+
+Cases: nom, acc, dat.  Genders: m, f, n, and pl for plurals.
+"""
+from __future__ import annotations
+
+from functools import cache
+
+import ablaut
+
+DEFINITE = {"m": ("der", "den", "dem"), "f": ("die", "die", "der"), "n": ("das", "das", "dem"),
+            "pl": ("die", "die", "den")}
+DIESER = {"m": ("dieser", "diesen", "diesem"), "f": ("diese", "diese", "dieser"), "n": ("dieses", "dieses", "diesem"),
+          "pl": ("diese", "diese", "diesen")}
+EIN_ENDINGS = {"m": ("", "en", "em"), "f": ("e", "e", "er"), "n": ("", "", "em"), "pl": ("e", "e", "en")}
+# Adjective endings after a der-word (weak), an ein-word (mixed) and no article (strong).
+WEAK = {"m": ("e", "en", "en"), "f": ("e", "e", "en"), "n": ("e", "e", "en"), "pl": ("en", "en", "en")}
+MIXED = {"m": ("er", "en", "en"), "f": ("e", "e", "en"), "n": ("es", "es", "en"), "pl": ("en", "en", "en")}
+STRONG = {"m": ("er", "en", "em"), "f": ("e", "e", "er"), "n": ("es", "es", "em"), "pl": ("e", "e", "en")}
+CASES = ("nom", "acc", "dat")
+PRONOUNS = ("ich", "du", "er", "sie", "es", "wir", "ihr", "sie")
+POSSESSIVE = {"ich": "mein", "du": "dein", "er": "sein", "sie": "ihr", "wir": "unser", "sie_pl": "ihr"}
+# ablaut's person index: ich 0, du 1, er/sie/es 2, wir 3, ihr 4, sie/Sie 5.
+
+
+def article(kind: str, gender: str, case: str) -> str:
+    """kind: 'def', 'this', or an ein-word stem ('ein', 'kein', 'mein', ...)."""
+    i = CASES.index(case)
+    if kind == "def":
+        return DEFINITE[gender][i]
+    if kind == "this":
+        return DIESER[gender][i]
+    return kind + EIN_ENDINGS[gender][i]
+
+
+def adjective_stem(adjective: str) -> str:
+    """The stem that takes endings: hoch -> hoh, teuer -> teur, dunkel -> dunkl."""
+    if adjective == "hoch":
+        return "hoh"
+    if adjective.endswith(("euer", "auer")) or (adjective.endswith("el") and len(adjective) > 3):
+        return adjective[:-2] + adjective[-1]
+    return adjective
+
+
+def adjective_form(adjective: str, article_kind: str | None, gender: str, case: str) -> str:
+    """gross + weak/mixed/strong ending: adjective_form('rot', 'ein', 'm', 'acc') -> 'roten'."""
+    table = STRONG if article_kind is None else WEAK if article_kind in ("def", "this") else MIXED
+    return adjective_stem(adjective) + table[gender][CASES.index(case)]
+
+
+@cache
+def _nouns():
+    from german_nouns.lookup import Nouns
+    return Nouns()
+
+
+@cache
+def noun_forms(singular: str, gender: str, plural: str) -> dict[tuple[str, bool], str]:
+    """{(case, is_plural): form}: from the german-nouns entry of this gender and plural when it has one
+    (weak nouns: den Jungen, dem Löwen), else by rule (dative plural + n)."""
+    forms = {(case, False): singular for case in CASES}
+    if plural != "-":
+        forms.update({("nom", True): plural, ("acc", True): plural,
+                      ("dat", True): plural if plural.endswith(("n", "s")) else plural + "n"})
+    for entry in _nouns()[singular]:
+        flexion = entry.get("flexion", {})
+        if entry.get("genus") != gender or flexion.get("nominativ singular") != singular:
+            continue
+        if plural != "-" and plural not in {v for k, v in flexion.items() if k.startswith("nominativ plural")}:
+            continue
+        forms[("acc", False)] = flexion.get("akkusativ singular", singular)
+        forms[("dat", False)] = flexion.get("dativ singular", singular)
+        if plural != "-":
+            suffix = "" if "nominativ plural" in flexion else next(
+                k[len("nominativ plural"):] for k, v in flexion.items() if k.startswith("nominativ plural") and v == plural)
+            forms[("dat", True)] = flexion.get("dativ plural" + suffix, forms[("dat", True)])
+        break
+    return forms
+
+
+@cache
+def _conjugation(infinitive: str):
+    return ablaut.conjugate(infinitive)
+
+
+def infinitive(verb: str) -> str:
+    return verb.replace("|", "")
+
+
+def present(verb: str, person: int) -> tuple[str, str]:
+    """(finite verb, separable prefix or ''): present('auf|stehen', 0) -> ('stehe', 'auf')."""
+    finite, _, prefix = _conjugation(infinitive(verb)).present[person].partition(" ")
+    return finite, prefix
+
+
+def preterite(verb: str, person: int) -> str:
+    return _conjugation(infinitive(verb)).preterite[person]
+
+
+def participle(verb: str) -> str:
+    return _conjugation(infinitive(verb)).past_participle
+
+
+def auxiliary(verb: str) -> str:
+    return _conjugation(infinitive(verb)).auxiliary

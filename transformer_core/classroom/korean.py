@@ -1,0 +1,85 @@
+"""Korean morphology with kiwipiepy (Apache-2.0): its morpheme join conjugates verbs (irregular ones too)
+and picks each particle's form after the final consonant (은/는, 이/가, 을/를, 와/과, (으)로).
+
+Style: statements in the lectures' plain style 한다체 ("나는 사과를 좋아한다."); questions and requests in
+the polite 해요체 ("사과를 좋아해요?", "문을 열어 주세요.").
+"""
+from __future__ import annotations
+
+from functools import cache
+
+from kiwipiepy import Kiwi
+
+# Particle (given in its consonant form) -> kiwi tag.
+PARTICLE_TAGS = {"은": "JX", "이": "JKS", "을": "JKO", "와": "JC", "으로": "JKB", "에": "JKB", "에서": "JKB",
+                 "의": "JKG", "보다": "JKB", "에게": "JKB", "도": "JX"}
+# Endings after the stem, per style and tense; "NEG" marks where 지 않 goes.
+STATEMENT = {
+    "present": [("는다", "EF")],
+    "past": [("었", "EP"), ("다", "EF")],
+    "future": [("을", "ETM"), ("것", "NNB"), ("이", "VCP"), ("다", "EF")],
+    "progressive": [("고", "EC"), ("있", "VX"), ("다", "EF")],
+}
+QUESTION = {
+    "present": [("어요", "EF")],
+    "past": [("었", "EP"), ("어요", "EF")],
+    "future": [("을", "ETM"), ("거", "NNB"), ("예요", "EF")],
+    "progressive": [("고", "EC"), ("있", "VX"), ("어요", "EF")],
+}
+NEGATION = [("지", "EC"), ("않", "VX")]
+IRREGULAR_TAGGED = ("ㅂ", "ㄷ", "ㅅ")
+
+
+@cache
+def kiwi() -> Kiwi:
+    return Kiwi()
+
+
+def join(morphs: list[tuple[str, str]]) -> str:
+    return kiwi().join(morphs)
+
+
+def with_particle(noun: str, particle: str) -> str:
+    """'사과' + '을' -> '사과를'; a noun of several words takes it on its last word."""
+    head, _, last = noun.rpartition(" ")
+    word = join([(last, "NNG"), (particle, PARTICLE_TAGS[particle])])
+    return f"{head} {word}" if head else word
+
+
+def stem(dictionary_form: str, irregular: str, adjective: bool) -> tuple[str, str]:
+    """'먹다' -> ('먹', 'VV').  ㅂ, ㄷ and ㅅ irregular stems get kiwi's -I tag (짓다 -> 지었다, where 씻다 ->
+    씻었다); kiwi conjugates 르 and ㅎ stems by itself (its -I on 르 means the 러 class: 이르러)."""
+    tag = "VA" if adjective else "VV"
+    return dictionary_form[:-1], tag + ("-I" if irregular in IRREGULAR_TAGGED else "")
+
+
+def predicate(stem_morph: tuple[str, str], endings: list[tuple[str, str]], negative: bool = False) -> str:
+    """Conjugate: predicate(('먹', 'VV'), STATEMENT['past'], negative=True) -> '먹지 않았다'."""
+    adjective = stem_morph[1].startswith("VA")
+    if negative:
+        if endings and endings[0] == ("고", "EC"):      # progressive: 먹고 있지 않다
+            return join([stem_morph, *endings[:2], *NEGATION, *_plain(endings[2:], True)])
+        return join([stem_morph, *NEGATION, *_plain(endings, adjective)])
+    return join([stem_morph, *_plain(endings, adjective)])
+
+
+def _plain(endings: list[tuple[str, str]], adjective: bool) -> list[tuple[str, str]]:
+    """Adjectives (and 않다 after one) take 다 where verbs take 는다."""
+    if adjective and endings[:1] == [("는다", "EF")]:
+        return [("다", "EF")]
+    return endings
+
+
+def has_final_consonant(word: str) -> bool:
+    """Whether the last Hangul syllable has a final consonant (받침): 학생 yes, 의사 no."""
+    code = ord(word[-1]) - 0xAC00
+    return 0 <= code < 11172 and code % 28 != 0
+
+
+def copula(noun: str, past: bool = False, question: bool = False) -> str:
+    """'학생' -> '학생이다', '학생이었다', '학생이에요'; '의사' -> '의사이다', '의사였다', '의사예요'."""
+    if question and not past:       # kiwi writes 의사에요; the standard is 의사예요
+        return noun + ("이에요" if has_final_consonant(noun) else "예요")
+    if not past and not question:   # the lectures' full form: 의사이다 (kiwi contracts it to 의사다)
+        return noun + "이다"
+    return join([(noun, "NNG"), ("이", "VCP"), ("었", "EP"), ("어요" if question else "다", "EF")])

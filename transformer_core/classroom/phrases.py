@@ -1,0 +1,170 @@
+"""Noun phrases and subjects in the three languages: determiners, possessives, adjectives, numbers.
+
+Tags: a phrase's chunks carry ROLE.det, ROLE.adj, ROLE.num and ROLE.n, so that "my red bag",
+"내 빨간 가방을" and "meine rote Tasche" align word by word.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import english, german, korean
+from .lexicon import Adjective, Name, Noun, Number
+from .sentence import Chunk, chunk
+
+COUNTERS = {"person": "명", "animal": "마리", "readable": "권", "clothing": "벌", "vehicle": "대"}   # else 개
+
+
+@dataclass(frozen=True)
+class Pronoun:
+    en: str
+    en_object: str
+    en_poss: str
+    ko: str         # before a particle: 나, 너, ...
+    ko_poss: str
+    de: str
+    de_poss: str    # ein-word stem
+    de_person: int  # ablaut's index
+    en_person: int  # 1: I, 3: 3rd singular, 0: other
+
+
+PRONOUNS = {
+    "I": Pronoun("I", "me", "my", "나", "내", "ich", "mein", 0, 1),
+    "you": Pronoun("you", "you", "your", "너", "너의", "du", "dein", 1, 0),
+    "he": Pronoun("he", "him", "his", "그", "그의", "er", "sein", 2, 3),
+    "she": Pronoun("she", "her", "her", "그녀", "그녀의", "sie", "ihr", 2, 3),
+    "we": Pronoun("we", "us", "our", "우리", "우리", "wir", "unser", 3, 0),
+    "they": Pronoun("they", "them", "their", "그들", "그들의", "sie", "ihr", 5, 0),
+}
+
+
+@dataclass(frozen=True)
+class NounPhrase:
+    """det: 'a', 'the', 'this', 'bare' (plural or mass, no article), 'poss', 'num'."""
+    noun: Noun
+    det: str
+    plural: bool = False
+    owner: Pronoun | Name | None = None
+    adjective: Adjective | None = None
+    number: Number | None = None
+
+    @property
+    def en_person(self) -> int:
+        return 0 if self.plural else 3
+
+    @property
+    def de_person(self) -> int:
+        return 5 if self.plural else 2
+
+    @property
+    def indefinite(self) -> bool:
+        return self.det in ("a", "bare", "num")
+
+    def lemmas(self) -> set[str]:
+        return {x.id for x in (self.noun, self.owner, self.adjective, self.number) if x is not None
+                and not isinstance(x, Pronoun)}
+
+    def en(self, role: str) -> list[Chunk]:
+        noun = english.plural(self.noun.en, self.noun.en_plural) if self.plural else self.noun.en
+        adj = [chunk(self.adjective.en, role + ".adj")] if self.adjective else []
+        head = [*adj, chunk(noun, role + ".n")]
+        if self.det == "a":
+            return [chunk(english.article(" ".join(t for t, _ in head)), role + ".det"), *head]
+        if self.det in ("the", "this"):
+            word = "the" if self.det == "the" else ("these" if self.plural else "this")
+            return [chunk(word, role + ".det"), *head]
+        if self.det == "poss":
+            owner = self.owner.en_poss if isinstance(self.owner, Pronoun) else self.owner.en + "'s"
+            return [chunk(owner, role + ".det"), *head]
+        if self.det == "num":
+            return [chunk(self.number.en, role + ".num"), *head]
+        return head
+
+    def ko(self, role: str, particle: str | None) -> list[Chunk]:
+        out = []
+        if self.det == "poss":
+            owner = self.owner.ko_poss if isinstance(self.owner, Pronoun) else self.owner.ko + "의"
+            out.append(chunk(owner, role + ".det"))
+        elif self.det == "this":
+            out.append(chunk("이", role + ".det"))
+        if self.adjective:
+            a = self.adjective
+            out.append(chunk(korean.predicate(korean.stem(a.ko, a.ko_irr, True), [("은", "ETM")]), role + ".adj"))
+        if self.det == "num":
+            counter = COUNTERS.get(self.noun.cls, "개")
+            last = korean.with_particle(counter, particle) if particle else counter
+            return [*out, chunk(self.noun.ko, role + ".n"), chunk(self.number.ko_attr, role + ".num"),
+                    chunk(last, role + ".num")]
+        noun = korean.with_particle(self.noun.ko, particle) if particle else self.noun.ko
+        return [*out, chunk(noun, role + ".n")]
+
+    def de(self, role: str, case: str, negated: bool = False) -> list[Chunk]:
+        """negated: an indefinite phrase takes kein ("keinen Apfel", "keine Äpfel")."""
+        n = self.noun
+        gender = "pl" if self.plural else n.de_gender
+        noun = german.noun_forms(n.de, n.de_gender, n.de_plural)[(case, self.plural)]
+        kind = {"a": "ein", "the": "def", "this": "this"}.get(self.det)
+        if self.det == "poss":
+            kind = self.owner.de_poss if isinstance(self.owner, Pronoun) else None
+        if negated and self.det in ("a", "bare"):
+            kind = "kein"
+        out = []
+        if kind:
+            tags = (role + ".det", "NEG") if kind == "kein" else (role + ".det",)   # keine <- not / no
+            out.append(chunk(german.article(kind, gender, case), *tags))
+        elif self.det == "poss":     # a name's: Minsus, Max'
+            genitive = self.owner.de + ("'" if self.owner.de.endswith(("s", "x", "z", "ß")) else "s")
+            out.append(chunk(genitive, role + ".det"))
+        if self.det == "num":
+            out.append(chunk(self.number.de, role + ".num"))
+        if self.adjective:
+            out.append(chunk(german.adjective_form(self.adjective.de, kind, gender, case), role + ".adj"))
+        return [*out, chunk(noun, role + ".n")]
+
+
+@dataclass(frozen=True)
+class Subject:
+    """A pronoun, a name or a noun phrase, as the subject of a clause."""
+    pronoun: Pronoun | None = None
+    name: Name | None = None
+    phrase: NounPhrase | None = None
+
+    @property
+    def en_person(self) -> int:
+        if self.pronoun:
+            return self.pronoun.en_person
+        return 3 if self.name else self.phrase.en_person
+
+    @property
+    def de_person(self) -> int:
+        if self.pronoun:
+            return self.pronoun.de_person
+        return 2 if self.name else self.phrase.de_person
+
+    @property
+    def is_you(self) -> bool:
+        return self.pronoun is PRONOUNS["you"]
+
+    def lemmas(self) -> set[str]:
+        if self.name:
+            return {self.name.id}
+        return self.phrase.lemmas() if self.phrase else set()
+
+    def en(self, role: str = "S") -> list[Chunk]:
+        if self.pronoun:
+            return [chunk(self.pronoun.en, role)]
+        if self.name:
+            return [chunk(self.name.en, role)]
+        return self.phrase.en(role)
+
+    def ko(self, particle: str, role: str = "S") -> list[Chunk]:
+        if self.pronoun or self.name:
+            word = self.pronoun.ko if self.pronoun else self.name.ko
+            return [chunk(korean.with_particle(word, particle), role)]
+        return self.phrase.ko(role, particle)
+
+    def de(self, role: str = "S") -> list[Chunk]:
+        if self.pronoun:
+            return [chunk(self.pronoun.de, role)]
+        if self.name:
+            return [chunk(self.name.de, role)]
+        return self.phrase.de(role, "nom")
