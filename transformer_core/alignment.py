@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -111,6 +112,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", required=True, help="a corpus folder with {split}.align (the classroom source)")
     parser.add_argument("--split", default="test")
     parser.add_argument("--limit", type=int, default=500)
+    parser.add_argument("--record", action="store_true", help="also write the scores into the checkpoint's "
+                                                                  "training.json and its model card")
     args = parser.parse_args(argv)
     try:
         ckpt = load_checkpoint(args.checkpoint)
@@ -121,6 +124,10 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(1)
     result = score_heads(ckpt.model, ckpt.tokenizer, examples[:args.limit])
     print(json.dumps(result, indent=2))
+    if args.record:
+        from .model_card import record
+        command = "python -m transformer_core.alignment " + shlex.join(sys.argv[1:] if argv is None else argv)
+        record(ckpt.path, "alignment", {**result, "data": str(args.data), "split": args.split, "command": command})
     return 0
 
 

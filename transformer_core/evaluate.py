@@ -8,6 +8,7 @@ prints BLEU and chrF with sacrebleu's signatures.
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from sacrebleu.metrics import BLEU, CHRF
 
 from .checkpoint import CheckpointError, load_checkpoint
 from .data import read_split
+from .model_card import record
 from .translate import translate_lines
 
 
@@ -37,6 +39,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", help="data folder (default: the one the checkpoint was trained on)")
     parser.add_argument("--beam", type=int, default=4)
     parser.add_argument("--limit", type=int, help="score only the first N pairs")
+    parser.add_argument("--record", metavar="NAME", help="also write the scores under NAME into the checkpoint's "
+                                                        "training.json and its model card")
     parser.add_argument("--tsv", type=Path, help="score on a TSV file instead, whose header names the languages "
                                                  "(en, ko, de): the hand-written classroom set")
     args = parser.parse_args(argv)
@@ -52,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
         except (OSError, ValueError) as err:
             print(f"error: {err}", file=sys.stderr)
             return 2
-        return report(ckpt, pairs[:args.limit] if args.limit else pairs, args.beam, str(args.tsv))
+        return report(ckpt, pairs[:args.limit] if args.limit else pairs, args.beam, str(args.tsv), args.record, argv)
     data = args.data
     if data is None:
         data = ckpt.training.get("data", {}).get("folder")
@@ -65,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {err}. Build the data first (python -m transformer_core.data --help).", file=sys.stderr)
         return 2
     pairs = pairs[:args.limit] if args.limit else pairs
-    return report(ckpt, pairs, args.beam, f"{args.split} split of {data}")
+    return report(ckpt, pairs, args.beam, f"{args.split} split of {data}", args.record, argv)
 
 
 def read_tsv_pairs(path: Path, src_lang: str, tgt_lang: str) -> list[tuple[str, str]]:
@@ -78,9 +82,12 @@ def read_tsv_pairs(path: Path, src_lang: str, tgt_lang: str) -> list[tuple[str, 
     return [(cells[i], cells[j]) for cells in (line.split("\t") for line in lines[1:] if line.strip())]
 
 
-def report(ckpt, pairs, beam: int, what: str) -> int:
+def report(ckpt, pairs, beam: int, what: str, name: str | None = None, argv: list[str] | None = None) -> int:
     hyps = translate_lines(ckpt, [s for s, _ in pairs], beam=beam)
     result = score(hyps, [t for _, t in pairs], ckpt.config.tgt_lang)
+    if name:
+        command = "python -m transformer_core.evaluate " + shlex.join(sys.argv[1:] if argv is None else argv)
+        record(ckpt.path, "evaluations", {"name": name, "data": what, "beam": beam, "command": command, **result})
     print(f"BLEU = {result['bleu']:.2f}  ({result['bleu_signature']})")
     print(f"chrF = {result['chrf']:.2f}  ({result['chrf_signature']})")
     print(f"{result['n']} sentences, {what}, beam {beam}")

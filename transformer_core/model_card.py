@@ -10,8 +10,19 @@ def _table(header: list[str], rows: list[list]) -> str:
     return "\n".join(lines + ["| " + " | ".join(fmt(v) for v in row) + " |" for row in rows])
 
 
+def _cell(value) -> str:
+    """A table cell; a nested source record shows its name and licence."""
+    if isinstance(value, dict):
+        licence = value.get("licence", "")
+        if isinstance(licence, dict):
+            licence = "; ".join(f"{k}: {v}" for k, v in licence.items())
+        return f"{value.get('name', '')} ({licence})" if value.get("name") else str(value)
+    return value
+
+
 def _source_section(source: dict) -> str:
-    """The data source's provenance: scalars as one table, lists of records and nested counts as more."""
+    """The data source's provenance: scalars as one table, lists of records, name → text maps (licences)
+    and nested counts as more."""
     records = lambda v: isinstance(v, list) and v and all(isinstance(x, dict) for x in v)
     scalars = [[k, "<br>".join(map(str, v)) if isinstance(v, list) else v]
                for k, v in source.items() if not isinstance(v, dict) and not records(v)]
@@ -19,7 +30,9 @@ def _source_section(source: dict) -> str:
     for key, value in source.items():
         if records(value):
             cols = list(dict.fromkeys(c for x in value for c in x))
-            parts.append(f"**{key}**\n\n" + _table(cols, [[x.get(c, "") for c in cols] for x in value]))
+            parts.append(f"**{key}**\n\n" + _table(cols, [[_cell(x.get(c, "")) for c in cols] for x in value]))
+        elif isinstance(value, dict) and value and not any(isinstance(x, dict) for x in value.values()):
+            parts.append(f"**{key}**\n\n" + _table(["", ""], [[k, v] for k, v in value.items()]))
         elif isinstance(value, dict) and value and all(isinstance(x, dict) for x in value.values()):
             rows = list(dict.fromkeys(r for x in value.values() for r in x))
             parts.append(f"**{key}**\n\n" + _table(["", *value], [[r, *(x.get(r, "") for x in value.values())]
@@ -61,6 +74,41 @@ def _init_row(init: dict | None) -> str:
     before = f"{init['steps']:,} steps, {init['wall_time_s'] / 60:.1f} min" if init.get("steps") else "its own training"
     return (f"| initialized from | `{init['checkpoint']}` ({before}); the steps and times above are "
             f"this fine-tuning run's only |\n")
+
+
+def _evaluations(t: dict) -> str:
+    """Scores on other sets than the test split (evaluate --record): the classroom set, the old domain."""
+    rows = t.get("evaluations") or []
+    if not rows:
+        return ""
+    table = _table(["set", "sentences", "beam", "BLEU", "chrF", "BLEU tokenization"],
+                   [[e["name"], e["n"], e["beam"], f"{e['bleu']:.2f}", f"{e['chrf']:.2f}",
+                     next((p for p in e["bleu_signature"].split("|") if p.startswith("tok:")), "")] for e in rows])
+    commands = "\n".join(f"- {e['name']}: `{e['command']}`" for e in rows)
+    return f"\n## More evaluations\n{table}\n\nReproduce:\n{commands}\n"
+
+
+def _alignment(t: dict) -> str:
+    """Alignment error rate of every cross-attention head on gold word alignments (alignment --record)."""
+    a = t.get("alignment")
+    if not a:
+        return ""
+    heads = a["heads"]
+    rows = [[f"layer {i + 1}", *(f"{v:.3f}" for v in row), f"{a['layers'][i]:.3f}"] for i, row in enumerate(heads)]
+    table = _table(["", *(f"head {h + 1}" for h in range(len(heads[0]))), "mean of the layer's heads"], rows)
+    best = a["best"]
+    return f"""
+## Attention against gold alignments
+Alignment error rate (AER, lower is better) of each encoder-decoder attention head: teacher-forced on the
+reference, each target word linked to the source word its head attends to most, against the gold word
+alignments the classroom generator knows from construction ({a['sentences']:,} sentence pairs of the
+{a['split']} split of `{a['data']}`, held-out frames and words).
+
+{table}
+
+Mean of all heads: AER {a['mean']:.3f}. Best head: layer {best[0] + 1}, head {best[1] + 1}
+(AER {heads[best[0]][best[1]]:.3f}). Reproduce: `{a['command']}`
+"""
 
 
 def render_card(t: dict) -> str:
@@ -116,13 +164,30 @@ On the held-out test split ({test['n']:,} sentence pairs, never seen in training
 
 Reproduce: `python -m transformer_core.evaluate --checkpoint <this folder> --split test --beam {test['beam']}`
 (after building the data as above).
-
+{_evaluations(t)}{_alignment(t)}
 ## Limitations
 Domain: {m.get("source", {}).get("domain", "see the data source above")}
 
 A small model trained briefly on a small corpus: expect short, simple sentences to work and
 long or unusual ones to fail. It is a teaching instrument, not a translation service.
 """
+
+
+def record(folder, key: str, value) -> None:
+    """Put value under training.json[key] (a list key: replace the entry of the same name, or append)
+    and rewrite MODEL_CARD.md."""
+    import json
+    from pathlib import Path
+
+    path = Path(folder) / "training.json"
+    training = json.loads(path.read_text(encoding="utf-8"))
+    if key == "evaluations":
+        kept = [e for e in training.get(key, []) if e["name"] != value["name"]]
+        training[key] = kept + [value]
+    else:
+        training[key] = value
+    path.write_text(json.dumps(training, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    (Path(folder) / "MODEL_CARD.md").write_text(render_card(training), encoding="utf-8")
 
 
 def main(argv: list[str] | None = None) -> int:
