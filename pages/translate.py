@@ -16,7 +16,7 @@ from pages.ui.export import matrix_frame
 from pages.ui.i18n import current_lang, strings, t
 from pages.ui.sentence import kind_label, layer_head_label, run_cached, sentence_run
 from pages.ui.widgets import download_buttons, escape_md, latex, page_header, show_figure
-from transformer_core import explain
+from transformer_core import alignment, explain
 
 KINDS = explain.ATTENTION_KINDS
 LEVELS = ("token", "word")
@@ -111,8 +111,58 @@ def kind_view(res: dict, kind: str, level: str, tgt_lang: str) -> None:
 
 # ---------------------------------------------------------------- alignment
 
+GOLD_OFFERS = 3
+
+
+def gold_links(ckpt, res: dict) -> set[tuple[int, int]]:
+    """The gold alignment of a generated sentence the checkpoint ships (gold_alignments.tsv), when the
+    model's translation is its reference; with the heads that align it best.  Else an offer of such sentences."""
+    entry = ckpt.gold.get(res["text_src"]) if ckpt.gold else None
+    if not ckpt.gold:
+        return set()
+    if entry is None:
+        with st.container(horizontal=True, gap="small", vertical_alignment="center"):
+            st.caption(t("translate.gold.try"), width="content")
+            for i, src in enumerate(list(ckpt.gold)[:GOLD_OFFERS]):
+                st.button(escape_md(src), key=f"tr_gold_{i}", type="tertiary", on_click=_use_gold, args=(src,))
+        return set()
+    tgt, links = entry
+    if res["text"].strip() != tgt:
+        st.info(t("translate.gold.differs", ref=escape_md(tgt)), icon=":material/rule:")
+        return set()
+    gold = alignment.parse(links)
+    try:
+        scores = gold_scores(ckpt, res["text_src"], tgt, links)
+    except ValueError:                                  # longer than the model's max_len: nothing to score
+        return set()
+    best = ckpt.training.get("alignment", {}).get("best")
+    overall = t("translate.gold.overall", layer=best[0] + 1, head=best[1] + 1) if best else ""
+    st.success(t("translate.gold.shown", layer=scores["best"][0] + 1, head=scores["best"][1] + 1,
+                 aer=f"{min(min(r) for r in scores['heads']):.2f}", mean=f"{scores['mean']:.2f}") + " " + overall,
+               icon=":material/check:")
+    return {(s, t_) for s, t_ in gold}
+
+
+def _use_gold(src: str) -> None:
+    st.session_state["tr_text"] = src
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def _gold_scores(name: str, src: str, tgt: str, links: str) -> dict:
+    return alignment.score_heads(model_state.load_bundled(name).model, model_state.load_bundled(name).tokenizer,
+                                 [(src, tgt, alignment.parse(links))])
+
+
+def gold_scores(ckpt, src: str, tgt: str, links: str) -> dict:
+    key = model_state.active_key()
+    if key.startswith(model_state.BUNDLED):
+        return _gold_scores(key.removeprefix(model_state.BUNDLED), src, tgt, links)
+    return alignment.score_heads(ckpt.model, ckpt.tokenizer, [(src, tgt, alignment.parse(links))])
+
+
 def alignment_view(res: dict, tgt_lang: str, n_layers: int, n_heads: int) -> None:
     st.markdown(t("translate.align.explain"))
+    ckpt = model_state.active(quiet=True)
     if tgt_lang == "ko":
         st.info(t("translate.sov_note"), icon=":material/swap_horiz:")
     c1, c2, c3 = st.columns(3)
@@ -125,8 +175,12 @@ def alignment_view(res: dict, tgt_lang: str, n_layers: int, n_heads: int) -> Non
     cross = res["attn"]["cross"][layer]                                   # (h, T, S)
     w = cross.mean(0) if head == AVERAGE else cross[head]
     w, tgt_words, src_words = explain.to_words(w, res["pred_pieces"], res["src_pieces"])
+    gold = gold_links(ckpt, res) if ckpt is not None else set()
+    shift = 1 if src_words and src_words[0] == "<s>" else 0          # the figure's words start with <s>
+    gold = {(j + shift, i) for j, i in gold}
     fig = figures.alignment_figure(w, src_words, tgt_words, threshold=threshold,
-                                   src_title=t("translate.align.source"), tgt_title=t("translate.align.target"))
+                                   src_title=t("translate.align.source"), tgt_title=t("translate.align.target"),
+                                   gold=sorted(gold), gold_name=t("translate.gold.name"))
     show_figure(fig, "alignment", key="tr_align_fig")
     download_buttons(lambda: matrix_frame(w, tgt_words, src_words), "alignment", key="tr_align_dl")
     st.caption(t("translate.align.caption"))

@@ -369,3 +369,35 @@ def test_a_long_paragraph_is_cut_visibly_split_and_every_sentence_translated(app
     assert translation_text(at) == reference(ckpt, second)[0].text
     items = [m.value for m in at.markdown if m.value.startswith(("1. ", "2. "))]
     assert items and reference(ckpt, first)[0].text.replace(".", "") in items[0].replace("\\", "").replace(".", "")
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_alignment_view_overlays_a_gold_alignment_and_names_the_best_head(toy_checkpoints, tmp_path, monkeypatch, lang):
+    import shutil
+
+    from pages.ui import model_state
+    from transformer_core.checkpoint import GOLD
+
+    folder = tmp_path / "checkpoints"
+    shutil.copytree(toy_checkpoints, folder)
+    config = json.loads((folder / "toy-en" / "config.json").read_text())
+    (folder / "toy-en" / "config.json").write_text(json.dumps({**config, "max_len": 64}))  # room to teacher-force
+    src = load_checkpoint(folder / "toy-en").examples[0]["src"]
+    gold = folder / "toy-en" / GOLD
+    gold.write_text(f"{src}\tnot this translation\t0-0\nbroken line\n", encoding="utf-8")
+    monkeypatch.setattr(model_state, "CHECKPOINTS_DIR", folder)
+    s = strings(lang)
+    model_state.load_bundled.clear()
+    at = app(lang, atlas_sentence=src, tr_kind=s["translate.align.tab"])
+    assert not at.exception
+    assert any("not this translation" in i.value for i in at.info)          # the model says otherwise: no overlay
+    gold.write_text(f"{src}\t{translation_text(at)}\t0-0\n", encoding="utf-8")
+    model_state.load_bundled.clear()
+    at = app(lang, atlas_sentence=src, tr_kind=s["translate.align.tab"])
+    assert any(m.value.startswith(s["translate.gold.shown"].split("{")[0]) for m in at.success)
+    fig = spec(at, "tr_align_fig")
+    (line,) = [d for d in fig["data"] if d.get("name") == s["translate.gold.name"]]
+    assert line["x"] == [0.0, 1.0, None]                 # one link: source word 0 (after <s>) -> target word 0
+    words = [d for d in fig["data"] if d.get("mode") == "text"]
+    assert line["y"][:2] == [words[0]["y"][1], words[1]["y"][0]]
+    model_state.load_bundled.clear()

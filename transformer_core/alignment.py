@@ -54,9 +54,11 @@ class Counts:
 
 def word_cross_attention(model: Transformer, tok: Tokenizer, src: str, tgt: str) -> np.ndarray | None:
     """Cross-attention over words, teacher-forced on tgt: (L, h, W_tgt, W_src), or None when the pieces do
-    not make the sentence's whitespace words."""
+    not make the sentence's whitespace words or do not fit the model's max_len."""
     src_pieces_ids, out_ids = tok.encode(src), tok.encode(tgt)
     src_ids = [tok.bos_id, *src_pieces_ids, tok.eos_id]
+    if max(len(src_ids), len(out_ids) + 1) > model.cfg.max_len or not out_ids:
+        return None
     cross = teacher_forced_attention(model, src_ids, out_ids)["cross"]      # (L, h, T_out + 1, S + 2)
     cross = torch.as_tensor(cross[:, :, :len(out_ids), 1:-1])              # rows: the step producing piece j
     q_words, k_words = word_ids(tok.pieces(out_ids)), word_ids(tok.pieces(src_pieces_ids))

@@ -23,8 +23,10 @@ CONFIG, WEIGHTS, TOKENIZER, LOG, CARD, EXAMPLES, TRAINING, HISTORY = (
     "config.json", "model.safetensors", "spm.model", "train_log.jsonl", "MODEL_CARD.md", "examples.json",
     "training.json",  # train.py's record (args, data manifest, results) the card is made from
     "attention_history.safetensors")  # the probe set's attention at every validation (history.py)
+GOLD = "gold_alignments.tsv"   # src, tgt, Pharaoh links: generated pairs with their gold word alignment
+MAX_GOLD_BYTES = 1 << 20
 REQUIRED = (CONFIG, WEIGHTS, TOKENIZER)
-FILES = (*REQUIRED, LOG, CARD, EXAMPLES, TRAINING, HISTORY)
+FILES = (*REQUIRED, LOG, CARD, EXAMPLES, TRAINING, HISTORY, GOLD)
 
 
 class CheckpointError(ValueError):
@@ -40,6 +42,7 @@ class Checkpoint:
     card: str = ""
     examples: list[dict] = field(default_factory=list)  # [{"src": …, "ref": …}], the app's example sentences
     training: dict = field(default_factory=dict)        # training.json, when the folder has one
+    gold: dict[str, tuple[str, str]] = field(default_factory=dict)  # src -> (tgt, links), from GOLD
 
     @property
     def name(self) -> str:
@@ -152,7 +155,26 @@ def load_checkpoint(folder: str | Path) -> Checkpoint:
     training = _read_json(folder / TRAINING, {})
     if not isinstance(training, dict):
         raise CheckpointError(f"{TRAINING} must hold a JSON object")
-    return Checkpoint(folder, config, model, tokenizer, card, examples, training)
+    return Checkpoint(folder, config, model, tokenizer, card, examples, training, _read_gold(folder / GOLD))
+
+
+def _read_gold(path: Path) -> dict[str, tuple[str, str]]:
+    """GOLD's well-formed lines (src, tgt, links of word indices in range); other lines are skipped."""
+    if not path.is_file() or path.stat().st_size > MAX_GOLD_BYTES:
+        return {}
+    gold = {}
+    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+        cells = line.split("\t")
+        if len(cells) != 3:
+            continue
+        src, tgt, links = cells
+        try:
+            pairs = [tuple(int(x) for x in link.split("-")) for link in links.split()]
+        except ValueError:
+            continue
+        if pairs and all(len(p) == 2 and 0 <= p[0] < len(src.split()) and 0 <= p[1] < len(tgt.split()) for p in pairs):
+            gold[src] = (tgt, links)
+    return gold
 
 
 def _read_json(path: Path, default):

@@ -538,10 +538,12 @@ ALIGN_BINS = 8
 
 
 def alignment_figure(weights, src_labels: Sequence[str], tgt_labels: Sequence[str], *, threshold: float = 0.05,
-                     title: str = "", src_title: str = "", tgt_title: str = "", decimals: int | None = 4) -> go.Figure:
+                     title: str = "", src_title: str = "", tgt_title: str = "", decimals: int | None = 4,
+                     gold: Sequence[tuple[int, int]] = (), gold_name: str = "") -> go.Figure:
     """Cross-attention (T, S) as lines from each source word (left) to each target word (right); width
-    and opacity grow with the weight.  Weights below threshold are left out.  The last trace holds one
-    hover point per line (customdata = [target index, source index, weight])."""
+    and opacity grow with the weight.  Weights below threshold are left out.  gold: the gold alignment's
+    (source j, target i) links, drawn as dashed green lines (trace named gold_name).  The last trace holds
+    one hover point per line (customdata = [target index, source index, weight])."""
     arr = as_array(weights)
     T, S = arr.shape
     span = max(S, T)
@@ -572,6 +574,13 @@ def alignment_figure(weights, src_labels: Sequence[str], tgt_labels: Sequence[st
         data.append({"type": "scatter", "mode": "lines", "x": seg["x"], "y": seg["y"], "hoverinfo": "skip",
                      "line": {"color": PALETTE[0], "width": 0.8 + 9 * level}, "opacity": 0.12 + 0.88 * level,
                      "showlegend": False})
+    if gold:
+        gx, gy = [], []
+        for j, i in gold:
+            gx += [0.0, 1.0, None]
+            gy += [float(ys[j]), float(yt[i]), None]
+        data.append({"type": "scatter", "mode": "lines", "x": gx, "y": gy, "name": escape(gold_name),
+                     "hoverinfo": "skip", "showlegend": False, "line": {"color": PALETTE[2], "width": 3, "dash": "dash"}})
     data.append({"type": "scatter", "mode": "text", "x": [0.0] * S, "y": ys.tolist(), "text": src_esc,
                  "textposition": "middle left", "hoverinfo": "skip", "showlegend": False,
                  "textfont": {"size": FONT_SIZE, "color": PALETTE[0]}})

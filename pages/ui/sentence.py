@@ -170,7 +170,7 @@ def _translation(ckpt: Checkpoint, text: str, beam: int, heads_off: tuple) -> di
     tr = translate(ckpt, text, beam=beam, alpha=ALPHA, heads_off=off)
     tok = ckpt.tokenizer
     return {"src_ids": tr.src_ids, "out_ids": tr.out_ids, "text": tr.text, "truncated": tr.truncated,
-            "src_pieces": tok.pieces(tr.src_ids),
+            "text_src": text, "src_pieces": tok.pieces(tr.src_ids),
             "tgt_pieces": tok.pieces(explain.decoder_input(ckpt.model, tr.out_ids)),   # decoder input
             "pred_pieces": tok.pieces([*tr.out_ids, ckpt.config.eos_id]),               # what each row predicts
             "attn": explain.teacher_forced_attention(ckpt.model, tr.src_ids, tr.out_ids, heads_off=off)}
