@@ -67,7 +67,11 @@ def test_scores_are_recorded_in_training_json_and_the_card(tmp_path, toy_pairs, 
     tsv = tmp_path / "classroom.tsv"
     tsv.write_text("en\tko\tde\n" + "".join(f"{s}\t-\t{t}\n" for s, t in toy_pairs[:5]), encoding="utf-8")
     assert evaluate.main(["--checkpoint", str(ckpt), "--tsv", str(tsv), "--beam", "1", "--record", "classroom"]) == 0
-    assert alignment.main(["--checkpoint", str(ckpt), "--data", str(data), "--limit", "5", "--record"]) == 0
+    assert alignment.main(["--checkpoint", str(ckpt), "--data", str(data), "--limit", "5", "--record", "--gold", "3"]) == 0
+    from transformer_core.checkpoint import load_checkpoint
+    gold = load_checkpoint(ckpt).gold
+    assert len(gold) == 3 and all(links == " ".join(f"{i}-{i}" for i in range(len(src.split())))
+                                  for src, (_, links) in gold.items())
     training = json.loads((ckpt / "training.json").read_text(encoding="utf-8"))
     (classroom,) = training["evaluations"]
     assert classroom["name"] == "classroom" and classroom["n"] == 5 and "--tsv" in classroom["command"]

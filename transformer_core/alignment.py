@@ -6,7 +6,7 @@ cross-attention weighs most (pieces merged into words: mean over a word's query 
 key pieces; <s> and </s> left out).  The score is the alignment error rate of Och & Ney (2003),
 AER = 1 - (|A∩S| + |A∩P|) / (|A| + |S|), here with every gold link sure (P = S), over the whole set.
 
-    python -m transformer_core.alignment --checkpoint DIR --data DIR [--split test] [--limit N]
+    python -m transformer_core.alignment --checkpoint DIR --data DIR [--split test] [--limit N] [--record] [--gold N]
 """
 from __future__ import annotations
 
@@ -116,6 +116,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, default=500)
     parser.add_argument("--record", action="store_true", help="also write the scores into the checkpoint's "
                                                                   "training.json and its model card")
+    parser.add_argument("--gold", type=int, default=0, metavar="N",
+                        help="also write the first N scored pairs with their gold links into the checkpoint's "
+                             "gold_alignments.tsv (the app overlays them)")
     args = parser.parse_args(argv)
     try:
         ckpt = load_checkpoint(args.checkpoint)
@@ -126,6 +129,11 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(1)
     result = score_heads(ckpt.model, ckpt.tokenizer, examples[:args.limit])
     print(json.dumps(result, indent=2))
+    if args.gold:
+        from .checkpoint import GOLD
+        lines = [f"{s}\t{t}\t{fmt(links)}\n" for s, t, links in examples[:args.limit]
+                 if word_cross_attention(ckpt.model, ckpt.tokenizer, s, t) is not None][:args.gold]
+        (Path(args.checkpoint) / GOLD).write_text("".join(lines), encoding="utf-8")
     if args.record:
         from .model_card import record
         command = "python -m transformer_core.alignment " + shlex.join(sys.argv[1:] if argv is None else argv)
