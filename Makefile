@@ -40,8 +40,13 @@ help:
 	@echo "make ci            everything CI runs (.ci/run)"
 	@echo "make clean         remove $(VENV) and out/"
 
+# STREAMLIT_ARGS, e.g. "--server.address 127.0.0.1" to serve this computer only, or "--server.port 8600".
+STREAMLIT_ARGS ?=
+
+# scripts/warm_up.py runs the app once when the server answers: bookmarks then open without a notice.
 run: deps
-	$(BIN)/streamlit run app.py
+	$(BIN)/python scripts/warm_up.py $(patsubst --server.port=%,%,$(filter --server.port=%,$(STREAMLIT_ARGS))) &
+	$(BIN)/streamlit run app.py $(STREAMLIT_ARGS)
 
 test: dev
 	$(BIN)/python -m pytest -q tests
