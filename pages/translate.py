@@ -237,10 +237,12 @@ def heads_off_view(model_key: str, ckpt, text: str, beam: int, original: dict) -
 
 def domain_note(ckpt) -> None:
     """What the model was trained on, for the bundled data sources (translate.domain.<source name>)."""
-    source = ckpt.training.get("data", {}).get("manifest", {}).get("source", {}).get("name", "")
-    key = f"translate.domain.{source}"
+    source = ckpt.training.get("data", {}).get("manifest", {}).get("source", {})
+    key = f"translate.domain.{source.get('name', '')}"
     if key in strings(current_lang()):
-        st.info(t(key), icon=":material/menu_book:")
+        mixed = [m.get("source", {}).get("name", "") for m in source.get("mixed_with", [])]
+        mix = ", ".join(t(f"translate.mix.{name}") for name in mixed if f"translate.mix.{name}" in strings(current_lang()))
+        st.info(t(key, mix=mix), icon=":material/menu_book:")
 
 
 def main() -> None:

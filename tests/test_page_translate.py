@@ -401,3 +401,20 @@ def test_alignment_view_overlays_a_gold_alignment_and_names_the_best_head(toy_ch
     words = [d for d in fig["data"] if d.get("mode") == "text"]
     assert line["y"][:2] == [words[0]["y"][1], words[1]["y"][0]]
     model_state.load_bundled.clear()
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_domain_note_of_a_classroom_model_names_its_mix(toy_checkpoints, tmp_path, monkeypatch, lang):
+    import shutil
+
+    from pages.ui import model_state
+
+    root = tmp_path / "checkpoints"
+    shutil.copytree(toy_checkpoints / "toy-ko", root / "class-ko")
+    source = {"name": "classroom", "mixed_with": [{"folder": "data/enko", "source": {"name": "ko-docs"}}]}
+    (root / "class-ko" / "training.json").write_text(json.dumps({"data": {"manifest": {"source": source}}}))
+    monkeypatch.setattr(model_state, "CHECKPOINTS_DIR", root)
+    s = strings(lang)
+    at = app(lang, active_model="bundled:class-ko")
+    assert not at.exception
+    assert any(i.value == s["translate.domain.classroom"].format(mix=s["translate.mix.ko-docs"]) for i in at.info)
