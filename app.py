@@ -10,7 +10,7 @@ import streamlit as st
 
 from pages.ui.i18n import language_selector, t
 from pages.ui.model_state import model_selector
-from pages.ui.widgets import PAGE_KEY
+from pages.ui.widgets import PAGE_KEY, present_toggle
 
 # (file, URL path, i18n key), in menu order.  The first page is the home page.
 # A URL path must differ from its file's name: Streamlit also reads pages/ as the folder of its older
@@ -37,6 +37,7 @@ page = st.navigation(pages, position="sidebar")
 with st.sidebar:
     language_selector()
     model_selector()
+    present_toggle()
     st.caption(t("app.sidebar_caption"))
 
 st.session_state[PAGE_KEY] = page.url_path or PAGES[0][1]

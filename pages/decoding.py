@@ -12,7 +12,7 @@ from pages.ui import figures, model_state
 from pages.ui.export import matrix_frame
 from pages.ui.i18n import t
 from pages.ui.sentence import ALPHA, layer_head_label, sentence_run
-from pages.ui.widgets import escape_md, latex, page_header, show_figure
+from pages.ui.widgets import escape_md, latex, page_header, presenting, show_figure
 
 
 def lesson(beam: int) -> None:
@@ -70,7 +70,7 @@ def step_view(res: dict, beam: int, n_heads: int, eos_piece: str) -> None:
     if eos_piece in chosen:
         st.caption(t("decoding.eos_chosen"))
 
-    c1, c2 = st.columns([2, 3])
+    c1, c2 = (st.container(), st.container()) if presenting() else st.columns([2, 3])   # projector: full width
     with c1:
         fig = figures.topk_figure(step["topk_pieces"][b], step["topk_probs"][b], chosen=chosen_idx,
                                   title=t("decoding.topk.title", k=len(step["topk_probs"][b])),

@@ -11,11 +11,11 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from pages.ui import figures, model_state
+from pages.ui import figures, model_state, theme
 from pages.ui.export import matrix_frame
 from pages.ui.i18n import current_lang, strings, t
 from pages.ui.sentence import kind_label, layer_head_label, run_cached, sentence_run
-from pages.ui.widgets import download_buttons, escape_md, latex, page_header, show_figure
+from pages.ui.widgets import download_buttons, escape_md, latex, page_header, presenting, show_figure
 from transformer_core import alignment, explain
 
 KINDS = explain.ATTENTION_KINDS
@@ -87,13 +87,29 @@ def kind_view(res: dict, kind: str, level: str, tgt_lang: str) -> None:
                                     format_func=lambda v: str(v + 1))
     layer, head = layer or 0, head or 0
     x_title, y_title = t(f"translate.axis.key.{kind}"), t(f"translate.axis.query.{kind}")
-    g, f = st.columns([3, 2])
-    with g:
-        titles = [[layer_head_label(l, h) for h in range(H)] for l in range(L)]
-        fig = figures.attention_grid(w, q, k, panel_titles=titles, selected=(layer, head), x_title=x_title,
-                                     y_title=y_title, colorbar_title=t("translate.weight"),
+    if presenting():        # one layer, large: its heads one or two to a row, every label (shortened), then the focus
+        per_row = 2 if len(k) <= 10 else 1
+        rows = -(-H // per_row)
+        panels = np.full((rows * per_row, *w.shape[2:]), np.nan)
+        panels[:H] = w[layer]
+        titles = [[layer_head_label(layer, r * per_row + c) if r * per_row + c < H else "" for c in range(per_row)]
+                  for r in range(rows)]
+        fig = figures.attention_grid(panels.reshape(rows, per_row, *w.shape[2:]), [theme.short_label(x) for x in q],
+                                     [theme.short_label(x) for x in k], panel_titles=titles,
+                                     selected=divmod(head, per_row), x_title=x_title, y_title=y_title,
+                                     colorbar_title=t("translate.weight"), tick_limit=10 ** 6, cell_px=30,
                                      title=t("translate.grid.title", kind=kind_label(kind)))
         show_figure(fig, f"{kind}_grid", key=f"tr_grid_{kind}")
+        g, f = st.container(), st.container()
+    else:
+        g, f = st.columns([3, 2])
+        with g:
+            titles = [[layer_head_label(l, h) for h in range(H)] for l in range(L)]
+            fig = figures.attention_grid(w, q, k, panel_titles=titles, selected=(layer, head), x_title=x_title,
+                                         y_title=y_title, colorbar_title=t("translate.weight"),
+                                         title=t("translate.grid.title", kind=kind_label(kind)))
+            show_figure(fig, f"{kind}_grid", key=f"tr_grid_{kind}")
+    with g:
         download_buttons(lambda: grid_frames(w, q, k), f"{kind}_all_heads", key=f"tr_grid_dl_{kind}")
     with f:
         fig = figures.attention_heatmap(w[layer, head], q, k, x_title=x_title, y_title=y_title,

@@ -427,18 +427,20 @@ GRID_GAP = "\u200b\u2060"       # invisible category names (made unique by repet
 def attention_grid(weights, q_labels: Sequence[str], k_labels: Sequence[str], *,
                    panel_titles: Sequence[Sequence[str]], x_title: str = "", y_title: str = "",
                    colorbar_title: str = "", selected: tuple[int, int] | None = None,
-                   decimals: int | None = 4, title: str = "", tick_limit: int = 12) -> go.Figure:
+                   decimals: int | None = 4, title: str = "", tick_limit: int = 12,
+                   cell_px: float | None = None) -> go.Figure:
     """Every layer × head of one attention type in ONE heatmap: weights (L, h, Tq, Tk) laid out as
     rows of layers and columns of heads, a blank row / column between panels, one 0..1 colour scale.
     Panel (l, head) is grid_panel(fig, l, head) = weights[l, head] (rounded to `decimals`).
 
     One trace on one pair of axes draws 3–10× faster than a subplot per head.  Longer sentences
     (more than tick_limit tokens) get no tick labels (the labels are most of the drawing time);
-    hovering names query and key.  panel_titles[l][head] labels each panel; `selected` gets a frame."""
+    hovering names query and key.  panel_titles[l][head] labels each panel; `selected` gets a frame.
+    cell_px fixes the height of a row (projector mode: room for large tick labels)."""
     arr = as_array(weights)
     L, H, Tq, Tk = arr.shape
     ticks = max(Tq, Tk) <= tick_limit
-    cell = float(min(26.0, max(5.0, 600.0 / (H * (Tk + 1)))))      # px per column of a ~640 px wide grid
+    cell = cell_px or float(min(26.0, max(5.0, 600.0 / (H * (Tk + 1)))))   # px per column of a ~640 px grid
     row_px = cell if ticks else 0.9 * cell
     gr, gc = max(1, int(np.ceil(18.0 / row_px))), 1                  # blank rows fit a panel title
     xk, yq = tick_labels(k_labels), tick_labels(q_labels)
@@ -481,10 +483,10 @@ def attention_grid(weights, q_labels: Sequence[str], k_labels: Sequence[str], *,
               "height": int((60 if title else 34) + bottom + len(ys) * row_px),
               "margin": {"l": 10, "r": 10, "t": 60 if title else 34, "b": 10},
               "meta": {"grid": [L, H, Tq, Tk, gr, gc]},
-              "xaxis": {"type": "category", "showticklabels": ticks, "tickangle": -60 if Tk > 6 else 0,
+              "xaxis": {"type": "category", "showticklabels": ticks, "tickangle": -90 if Tk > 6 else 0, "dtick": 1,
                         "ticks": "", "showgrid": False, "zeroline": False, "tickfont": {"size": 12},
                         "title": {"text": escape(x_title)}},
-              "yaxis": {"type": "category", "autorange": "reversed", "showticklabels": ticks, "ticks": "",
+              "yaxis": {"type": "category", "autorange": "reversed", "showticklabels": ticks, "ticks": "", "dtick": 1,
                         "showgrid": False, "zeroline": False, "tickfont": {"size": 12},
                         "title": {"text": escape(y_title)}}}
     if title:

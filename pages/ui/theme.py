@@ -32,3 +32,27 @@ def token_label(piece: str) -> str:
     if piece.startswith(WORD_START):
         return WORD_MARK + piece[len(WORD_START):]
     return piece
+
+
+def short_label(label: str, limit: int = 8) -> str:
+    """A long token label shortened (never dropped), so every tick keeps its label on a long sentence."""
+    return label if len(label) <= limit else label[: limit - 1] + "…"
+
+
+def projector(fig):
+    """The same figure for a projector: PRESENT type sizes on the layout, every axis (ticks and titles),
+    the title and the annotations (panel titles), and 25 % more height."""
+    layout = fig.layout
+    fig.update_layout(font_size=max(layout.font.size or FONT_SIZE, PRESENT["font"]))
+    if layout.title and layout.title.text:
+        fig.update_layout(title_font_size=PRESENT["title"])
+    fig.update_xaxes(tickfont_size=PRESENT["tick"], title_font_size=PRESENT["font"])
+    if any(trace.type == "heatmap" for trace in fig.data):        # token labels upright: one per column
+        fig.update_xaxes(tickangle=-90)
+    fig.update_yaxes(tickfont_size=PRESENT["tick"], title_font_size=PRESENT["font"])
+    for annotation in layout.annotations or ():
+        annotation.font.size = max(annotation.font.size or 0, PRESENT["font"])
+    if layout.height:
+        fig.update_layout(height=int(layout.height * 1.25) + 30)
+    fig.update_layout(margin_t=(layout.margin.t if layout.margin.t is not None else 40) + 30)   # larger titles
+    return fig

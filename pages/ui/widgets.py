@@ -20,6 +20,7 @@ import streamlit as st
 
 from .export import Data, matrix_frame, safe_filename, to_csv, to_json
 from .i18n import current_lang, t
+from . import theme
 from .live_chart import live_chart
 
 PAGE_KEY = "atlas_page"          # set by app.py to the current page's url_path
@@ -27,6 +28,31 @@ PAGE_KEY = "atlas_page"          # set by app.py to the current page's url_path
 
 def current_page() -> str:
     return st.session_state.get(PAGE_KEY) or "app"
+
+
+PRESENT_KEY, PRESENT_PARAM = "present", "present"
+
+
+def presenting() -> bool:
+    """Projector mode: the sidebar switch, or ?present=1 in the URL on a session's first run."""
+    if PRESENT_KEY not in st.session_state:
+        return st.query_params.get(PRESENT_PARAM) == "1"
+    return bool(st.session_state[PRESENT_KEY])
+
+
+def _on_present() -> None:
+    if st.session_state[PRESENT_KEY]:
+        st.query_params[PRESENT_PARAM] = "1"
+    elif PRESENT_PARAM in st.query_params:
+        del st.query_params[PRESENT_PARAM]
+
+
+def present_toggle() -> None:
+    """The sidebar's projector-mode switch, kept in the URL (?present=1)."""
+    if PRESENT_KEY not in st.session_state:
+        st.session_state[PRESENT_KEY] = presenting()
+    st.sidebar.toggle(t("app.present"), key=PRESENT_KEY, on_change=_on_present, help=t("app.present_help"))
+    _on_present()
 
 
 def figure_config(name: str) -> dict:
@@ -39,6 +65,8 @@ def show_figure(fig: go.Figure, name: str, data: Data | None = None, *, key: str
     """Draw a plotly figure with its PNG export named after page, figure and language, and offer the
     numbers behind it as CSV and JSON."""
     key = key or f"fig_{name}"
+    if presenting():
+        fig = theme.projector(fig)
     live_chart(fig, key=key, config=figure_config(name))   # redrawn in place when the figure changes
     if data is not None:
         download_buttons(data, name, key=key)

@@ -1,0 +1,75 @@
+"""Projector mode in a real browser (headless Chromium): on the home page and the decoding page, at
+1024×768 and 1920×1080, every token of the sentence is a tick label of the attention heatmaps, at 16 px
+or more, and no two tick labels overlap.  The default mode writes the word-start mark."""
+import time
+
+import pytest
+from streamlit_proc import CHROMIUM_ARGS
+from test_browser import BUNDLED_DIR, CHROMIUM, HEALTH_TIMEOUT_S, bundled_names, streamlit_server
+
+from pages.ui.theme import short_label, token_label
+from transformer_core.checkpoint import load_checkpoint
+
+SENTENCE = "I like apples."
+SIZES = [(1024, 768), (1920, 1080)]
+TICKS_JS = """() => [...document.querySelectorAll('.js-plotly-plot')].filter(gd => gd.querySelector('.heatmaplayer'))
+  .map(gd => {
+    const ticks = [...gd.querySelectorAll('.xtick text, .ytick text')];
+    const boxes = ticks.map(t => t.getBoundingClientRect());
+    let overlaps = 0;
+    for (let i = 0; i < boxes.length; i++) for (let j = i + 1; j < boxes.length; j++) {
+      const a = boxes[i], b = boxes[j];
+      if (a.width && b.width && a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1)
+        overlaps++;
+    }
+    return {labels: ticks.map(t => t.textContent), sizes: ticks.map(t => parseFloat(getComputedStyle(t).fontSize)),
+            overlaps};
+  })"""
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    if "ende" not in bundled_names(BUNDLED_DIR):
+        pytest.fail("the bundled checkpoints/ende is needed")
+    with streamlit_server(tmp_path_factory.mktemp("present"), BUNDLED_DIR) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+def heatmap_ticks(browser, url: str, size, present: bool) -> list[dict]:
+    page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+    try:
+        page.goto(url + ("&present=1" if present else ""), timeout=HEALTH_TIMEOUT_S * 1000)
+        page.wait_for_selector(".js-plotly-plot .heatmaplayer", timeout=HEALTH_TIMEOUT_S * 1000)
+        time.sleep(3)                                             # every chart drawn
+        return page.evaluate(TICKS_JS)
+    finally:
+        page.close()
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("page", ["", "decode"])
+def test_projector_mode_shows_every_token_large_without_overlap(server, browser, size, page):
+    ckpt = load_checkpoint(BUNDLED_DIR / "ende")
+    ids = [ckpt.config.bos_id, *ckpt.tokenizer.encode(SENTENCE), ckpt.config.eos_id]
+    tokens = {short_label(token_label(p)) for p in ckpt.tokenizer.pieces(ids)}
+    plots = heatmap_ticks(browser, f"{server}/{page}?lang=en&model=ende", size, present=True)
+    assert plots
+    for plot in plots:
+        assert tokens <= {label.rstrip("\u200b\u2060") for label in plot["labels"]}, plot["labels"]
+        assert min(plot["sizes"]) >= 16 and plot["overlaps"] == 0, plot
+
+
+def test_default_mode_writes_the_word_start_mark_not_an_underscore(server, browser):
+    plots = heatmap_ticks(browser, f"{server}/?lang=en&model=ende", SIZES[1], present=False)
+    labels = "".join(label for plot in plots for label in plot["labels"])
+    assert "·like" in labels and "▁" not in labels and "_" not in labels
