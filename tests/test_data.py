@@ -292,3 +292,38 @@ def test_files_mode_missing_file_and_same_language(tmp_path, capsys):
     assert "nope.en: no such file" in capsys.readouterr().err
     assert build([*args[:6], "en", "--tgt-lang", "en", *args[9:]]) == 2
     assert "both 'en'" in capsys.readouterr().err
+
+
+def test_auf_deutsch_source_reads_packs_and_keeps_dialogues_for_testing(tmp_path):
+    """A wheel shaped like auf-deutsch's (made here, offline): pack phrases and examples train and validate,
+    dialogue lines only test; a test sentence that also appears in a pack is taken out of training."""
+    import zipfile
+
+    from transformer_core import data
+
+    wheel = tmp_path / "auf_deutsch-0.1.1-py3-none-any.whl"
+    pack = {"phrases": [{"en": "good morning", "de": "guten Morgen", "variations": [{"en": "good evening", "de": "guten Abend"}],
+                         "examples": [{"en": f"I like the {n} apples.", "de": f"Ich mag die {n} Äpfel."}
+                                      for n in ("red", "green", "big", "small", "old", "new", "sweet", "sour", "cheap",
+                                                "fresh", "two", "three")] + [{"en": "Where is the bakery?",
+                                                                               "de": "Wo ist die Bäckerei?"}]}]}
+    dialogue = {"lines": [{"en": "Where is the bakery?", "de": "Wo ist die Bäckerei?"},
+                          {"en": "It is next to the bank.", "de": "Sie ist neben der Bank."},
+                          {"en": "Thank you very much.", "de": "Vielen Dank."}]}
+    with zipfile.ZipFile(wheel, "w") as zf:
+        zf.writestr("auf_deutsch/content/packs/food.json", json.dumps(pack))
+        zf.writestr("auf_deutsch/content/dialogues/bakery_d1.json", json.dumps(dialogue))
+        zf.writestr("auf_deutsch/app.py", "print('never imported')")
+    out = tmp_path / "ad"
+    assert data.main(["auf-deutsch", "--out", str(out), "--wheel", str(wheel), "--vocab-size", "120"]) == 0
+    test = (out / "test.en").read_text(encoding="utf-8").splitlines()
+    train = (out / "train.en").read_text(encoding="utf-8").splitlines()
+    valid = (out / "valid.en").read_text(encoding="utf-8").splitlines()
+    assert sorted(test) == sorted(line["en"] for line in dialogue["lines"])
+    assert "Where is the bakery?" not in train + valid and "good evening" in train and "good morning" in train
+    assert len(train) + len(valid) == 2 + 12
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["source"]["licence"].startswith("MIT") and manifest["counts"]["dialogue_lines"] == 3
+    bad = tmp_path / "bad.whl"
+    bad.write_bytes(b"not a zip")
+    assert data.main(["auf-deutsch", "--out", str(tmp_path / "x"), "--wheel", str(bad)]) == 2

