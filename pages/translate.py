@@ -101,8 +101,8 @@ def kind_view(res: dict, kind: str, level: str, tgt_lang: str) -> None:
                                      title=t("translate.grid.title", kind=kind_label(kind)))
         show_figure(fig, f"{kind}_grid", key=f"tr_grid_{kind}")
         g, f = st.container(), st.container()
-    else:
-        g, f = st.columns([3, 2])
+    else:                   # every layer × head at full width (room for the token labels), then the focus
+        g, f = st.container(), st.container()
         with g:
             titles = [[layer_head_label(l, h) for h in range(H)] for l in range(L)]
             fig = figures.attention_grid(w, q, k, panel_titles=titles, selected=(layer, head), x_title=x_title,

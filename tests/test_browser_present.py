@@ -1,6 +1,6 @@
 """Projector mode in a real browser (headless Chromium): on the home page and the decoding page, at
 1024×768 and 1920×1080, every token of the sentence is a tick label of the attention heatmaps, at 16 px
-or more, and no two tick labels overlap.  The default mode writes the word-start mark."""
+or more, and no two tick labels overlap.  The default mode: no overlaps, the word-start mark."""
 import time
 
 import pytest
@@ -73,3 +73,9 @@ def test_default_mode_writes_the_word_start_mark_not_an_underscore(server, brows
     plots = heatmap_ticks(browser, f"{server}/?lang=en&model=ende", SIZES[1], present=False)
     labels = "".join(label for plot in plots for label in plot["labels"])
     assert "·like" in labels and "▁" not in labels and "_" not in labels
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_default_mode_labels_do_not_overlap(server, browser, size):
+    for plot in heatmap_ticks(browser, f"{server}/?lang=en&model=ende", size, present=False):
+        assert plot["overlaps"] == 0, plot
