@@ -43,7 +43,7 @@ def test_where_is_the_train_station():
 
 @pytest.fixture(scope="module")
 def generated():
-    return corpus.splits(size=1500, valid=150, test=150, seed=0, protected_text="I like apples.")
+    return corpus.splits(size=1500, valid=150, test=150, seed=0)
 
 
 def test_every_frame_builds_and_aligns_validly():
@@ -61,7 +61,7 @@ def test_every_frame_builds_and_aligns_validly():
 
 
 def test_generation_is_deterministic(generated):
-    again = corpus.splits(size=1500, valid=150, test=150, seed=0, protected_text="I like apples.")
+    again = corpus.splits(size=1500, valid=150, test=150, seed=0)
     for name in ("train", "valid", "test"):
         assert [e.text("en") for e in generated[0][name]] == [e.text("en") for e in again[0][name]]
         assert [e.align("ko") for e in generated[0][name]] == [e.align("ko") for e in again[0][name]]
@@ -71,7 +71,7 @@ def test_generation_is_deterministic(generated):
 
 def test_held_out_frames_and_words_never_reach_training(generated):
     splits, plan = generated
-    assert len(plan.test_frames) == corpus.HELD_OUT_FRAMES and plan.held_words
+    assert len(plan.test_frames) == 8 and len(plan.held_words) == 28
     for name in ("train", "valid"):
         assert not {e.frame for e in splits[name]} & set(plan.test_frames)
         assert not set().union(*(e.lemmas for e in splits[name])) & plan.held_words
@@ -82,9 +82,15 @@ def test_held_out_frames_and_words_never_reach_training(generated):
     assert not {e.text("en") for e in test} & seen
 
 
-def test_protected_words_are_never_held_out():
-    plan = corpus.plan(0, protected_text="I like apples. Where is the train station?")
-    assert not {"noun:apple", "verb:like", "place:train station"} & plan.held_words
+def test_the_held_out_list_names_real_frames_and_lemmas_and_spares_the_lecture(tmp_path, monkeypatch):
+    plan = corpus.plan()
+    assert not {"noun:apple", "verb:like", "place:train station", "noun:cat", "place:sofa"} & plan.held_words
+    assert not {"tr.present.pos", "where_is", "can_you_please"} & set(plan.test_frames)
+    bad = tmp_path / "held_out.txt"
+    bad.write_text("frame:where_is\nnoun:unicorn\n", encoding="utf-8")
+    monkeypatch.setattr(corpus, "HELD_OUT", bad)
+    with pytest.raises(ValueError, match="unicorn"):
+        corpus.plan()
 
 
 def test_data_command_writes_splits_with_alignments(tmp_path):

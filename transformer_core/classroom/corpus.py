@@ -1,33 +1,20 @@
 """Generate the classroom corpus and split it so that the test measures generalisation, not memory.
 
-- Held-out frames: a few whole frames (HELD_OUT_FRAMES of them, chosen by a hash of the seed) never
-  reach train or valid; the test split has sentences of those frames built from training words.
-- Held-out words: a few lemmas (HELD_OUT_SHARE, by hash) never reach train or valid; the test split
-  also has sentences of training frames that use them.  Words of the app's example sentences and of
-  the hand-written classroom test set are never held out: a class must be able to type them.
+- Held out (lexicon/held_out.txt, reviewable): whole frames and a few lemmas never reach train or
+  valid.  The test split has sentences of those frames built from training words, and sentences of
+  training frames that use the held-out words.
 - Valid: training frames and words, sentences not in train.
 Every choice is deterministic in (seed, index).
 """
 from __future__ import annotations
 
-import hashlib
 import random
-import re
 from dataclasses import dataclass
 
 from . import grammar
-from .lexicon import Lexicon, load
+from .lexicon import FOLDER, Lexicon, load
 
-HELD_OUT_FRAMES = 8
-HELD_OUT_SHARE = 0.04
-# Frames the lecture and the app's example sentences use: never held out.
-PROTECTED_FRAMES = {"tr.present.pos", "tr.present.neg", "where_is", "intr_place.progressive.pos",
-                    "tr.progressive.pos", "be_noun.present.pos", "be_adj.present.pos", "can_you_please",
-                    "weather.present", "q.tr.present", "imperative.please", "tr_place.progressive.pos"}
-
-
-def _rank(text: str, seed: int) -> str:
-    return hashlib.sha256(f"{seed}\t{text}".encode()).hexdigest()
+HELD_OUT = FOLDER / "held_out.txt"
 
 
 @dataclass(frozen=True)
@@ -37,18 +24,17 @@ class Plan:
     held_words: frozenset[str]
 
 
-def plan(seed: int, protected_text: str = "", lex: Lexicon | None = None) -> Plan:
-    """Which frames and lemmas are held out.  protected_text: English text whose words stay in training."""
+def plan(lex: Lexicon | None = None) -> Plan:
+    """The frames and lemmas of lexicon/held_out.txt; every id must exist."""
     lex = lex or load()
-    frames = sorted(grammar.FRAMES)
-    candidates = sorted((f for f in frames if f not in PROTECTED_FRAMES), key=lambda f: _rank(f, seed))
-    test_frames = tuple(sorted(candidates[:HELD_OUT_FRAMES]))
-    protected = set(re.findall(r"[a-z]+", protected_text.lower()))
-    lemmas = [e for e in lex.entries() if hasattr(e, "en") and not (set(re.findall(r"[a-z]+", e.en.lower())) & protected)
-              and not e.id.startswith(("number:", "name:"))]
-    n_held = int(len(lex.entries()) * HELD_OUT_SHARE)
-    held = frozenset(e.id for e in sorted(lemmas, key=lambda e: _rank(e.id, seed))[:n_held])
-    return Plan(tuple(f for f in frames if f not in test_frames), test_frames, held)
+    ids = [line.strip() for line in HELD_OUT.read_text(encoding="utf-8").splitlines()
+           if line.strip() and not line.startswith("#")]
+    frames = tuple(sorted(i.removeprefix("frame:") for i in ids if i.startswith("frame:")))
+    words = frozenset(i for i in ids if not i.startswith("frame:"))
+    unknown = [f for f in frames if f not in grammar.FRAMES] + sorted(words - {e.id for e in lex.entries()})
+    if unknown:
+        raise ValueError(f"{HELD_OUT.name} names what the grammar and lexicon do not have: {unknown}")
+    return Plan(tuple(f for f in sorted(grammar.FRAMES) if f not in frames), frames, words)
 
 
 def generate(frames, lex: Lexicon, n: int, seed: int, salt: str, seen: set[str], accept=lambda ex: True,
@@ -77,10 +63,10 @@ def generate(frames, lex: Lexicon, n: int, seed: int, salt: str, seen: set[str],
     return out
 
 
-def splits(size: int, valid: int, test: int, seed: int, protected_text: str = ""):
+def splits(size: int, valid: int, test: int, seed: int):
     """-> ({"train", "valid", "test": [Example]}, Plan)."""
     lex = load()
-    p = plan(seed, protected_text, lex)
+    p = plan(lex)
     train_lex = lex.without(set(p.held_words))
     seen: set[str] = set()
     out = {
