@@ -57,12 +57,14 @@ dev: $(DEV_STAMP) browser
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-# torch first, on its own: pinned, from pip's find-links (the local CPU wheel) or
-# TORCH_PIP_ARGS; nothing after it may ask for another torch.
+# torch first, on its own: pinned, from pip's find-links (the local CPU wheel, its own dependencies
+# then from the usual index) or TORCH_PIP_ARGS; nothing after it may ask for another torch.
 $(RUN_STAMP): requirements.txt | $(BIN)/python
 	if [ -n "$(TORCH_PIP_ARGS)" ]; then \
 	  $(BIN)/python -m pip install -q $(TORCH_PIP_ARGS) "torch==$(TORCH_VERSION)"; \
-	elif ! $(BIN)/python -m pip install -q --no-index "torch==$(TORCH_VERSION)" 2>/dev/null; then \
+	elif $(BIN)/python -m pip install -q --no-index --no-deps "torch==$(TORCH_VERSION)" 2>/dev/null; then \
+	  $(BIN)/python -m pip install -q "torch==$(TORCH_VERSION)"; \
+	else \
 	  echo "no local torch wheel: the CPU build from $(TORCH_CPU_INDEX)"; \
 	  $(BIN)/python -m pip install -q --extra-index-url $(TORCH_CPU_INDEX) "torch==$(TORCH_VERSION)"; \
 	fi
