@@ -12,7 +12,7 @@ import random
 from dataclasses import dataclass
 
 from . import grammar
-from .lexicon import FOLDER, Lexicon, load
+from .lexicon import FOLDER, Lexicon, core, load, read_ids
 
 HELD_OUT = FOLDER / "held_out.txt"
 
@@ -27,13 +27,15 @@ class Plan:
 def plan(lex: Lexicon | None = None) -> Plan:
     """The frames and lemmas of lexicon/held_out.txt; every id must exist."""
     lex = lex or load()
-    ids = [line.strip() for line in HELD_OUT.read_text(encoding="utf-8").splitlines()
-           if line.strip() and not line.startswith("#")]
+    ids = read_ids(HELD_OUT.name)
     frames = tuple(sorted(i.removeprefix("frame:") for i in ids if i.startswith("frame:")))
     words = frozenset(i for i in ids if not i.startswith("frame:"))
-    unknown = [f for f in frames if f not in grammar.FRAMES] + sorted(words - {e.id for e in lex.entries()})
+    known = {e.id for e in lex.entries()}
+    unknown = [f for f in frames if f not in grammar.FRAMES] + sorted(words - known)
     if unknown:
         raise ValueError(f"{HELD_OUT.name} names what the grammar and lexicon do not have: {unknown}")
+    if core() - known or core() & words:
+        raise ValueError(f"core.txt names words the lexicon lacks or holds out: {sorted(core() - known | core() & words)}")
     return Plan(tuple(f for f in sorted(grammar.FRAMES) if f not in frames), frames, words)
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from . import english, german, korean
-from .lexicon import Lexicon, Noun, Verb
+from .lexicon import Lexicon, Noun, Verb, core
 from .phrases import COUNTERS, PRONOUNS, NounPhrase, Subject
 from .sentence import Chunk, Example, chunk
 
@@ -27,6 +27,7 @@ ROLES = {"student", "teacher", "doctor", "nurse", "cook", "farmer", "police offi
          "dentist", "firefighter", "artist", "writer", "scientist", "engineer", "baker", "vet", "soldier", "actor",
          "dancer", "painter", "musician", "waiter", "player", "child", "baby", "boy", "girl", "friend"}
 DE_ME = {"acc": "mich", "dat": "mir"}
+CORE_WEIGHT = 4       # how much more often a core word is drawn than another of its kind
 PLEASE_HELP = {"help", "call", "visit", "wake", "understand", "invite", "wait for", "take care of", "meet"}
 
 
@@ -34,11 +35,13 @@ class Gen:
     """A frame's source of choices: the random generator and the lexicon it may draw from."""
 
     def __init__(self, rng: random.Random, lex: Lexicon):
-        self.rng, self.lex = rng, lex
+        self.rng, self.lex, self.core = rng, lex, core()
         self.lemmas: set[str] = set()
 
     def pick(self, items, used=True):
-        item = self.rng.choice(list(items))
+        """One of items; a core word (lexicon/core.txt) CORE_WEIGHT times as likely as another."""
+        items = list(items)
+        item = self.rng.choices(items, [CORE_WEIGHT if getattr(i, "id", None) in self.core else 1 for i in items])[0]
         if used and hasattr(item, "id"):
             self.lemmas.add(item.id)
         return item

@@ -9,7 +9,8 @@
     numbers.tsv     n  en  de  ko_native  ko_attr
 
 '#' lines are comments; "-" in a plural or comparative column means "none" (mass nouns, colours).
-Each lemma has an id ("noun:apple", "verb:eat") by which the split holds words out of training.
+Each lemma has an id ("noun:apple", "verb:eat") by which the split holds words out of training
+(held_out.txt) and the generator draws the core words more often (core.txt).
 """
 from __future__ import annotations
 
@@ -20,6 +21,12 @@ from pathlib import Path
 FOLDER = Path(__file__).with_name("lexicon")
 NOUN_CLASSES = ("person", "animal", "food", "drink", "thing", "readable", "clothing", "vehicle", "body",
                 "nature", "subject", "sport", "instrument", "furniture", "time_unit")
+
+
+def read_ids(name: str) -> list[str]:
+    """The ids of lexicon/<name>, one a line, '#' lines being comments."""
+    return [line.strip() for line in (FOLDER / name).read_text(encoding="utf-8").splitlines()
+            if line.strip() and not line.startswith("#")]
 
 
 def read_tsv(name: str) -> list[dict[str, str]]:
@@ -162,6 +169,12 @@ class Lexicon:
         """The lexicon less the lemmas whose id is in ids."""
         keep = lambda items: tuple(item for item in items if item.id not in ids)  # noqa: E731
         return Lexicon(*(keep(getattr(self, name)) for name in self.__dataclass_fields__))
+
+
+@cache
+def core() -> frozenset[str]:
+    """The ids of the core words (lexicon/core.txt), drawn CORE_WEIGHT times as often as the others."""
+    return frozenset(read_ids("core.txt"))
 
 
 @cache
