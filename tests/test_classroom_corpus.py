@@ -106,3 +106,20 @@ def test_data_command_writes_splits_with_alignments(tmp_path):
             for link in a.split():
                 i, j = map(int, link.split("-"))
                 assert i < len(s.split()) and j < len(t.split())
+
+
+def test_core_words_are_drawn_more_often_and_never_held_out(monkeypatch):
+    lex = lexicon.load()
+    assert {"noun:apple", "noun:pear", "place:train station", "verb:like"} <= lexicon.core()
+    nouns = [n for n in lex.nouns if n.cls == "food"]
+    rng = random.Random(0)
+    draws = [grammar.Gen(rng, lex).pick(nouns).en for _ in range(20000)]
+    core_share = sum(f"noun:{n}" in lexicon.core() for n in draws) / len(draws)
+    n_core = sum(n.id in lexicon.core() for n in nouns)
+    expected = n_core * grammar.CORE_WEIGHT / (n_core * grammar.CORE_WEIGHT + len(nouns) - n_core)
+    assert abs(core_share - expected) < 0.02 and core_share > 2 * n_core / len(nouns)
+    assert not lexicon.core() & corpus.plan().held_words
+    monkeypatch.setattr(lexicon, "core", lambda: frozenset({"noun:apple", "noun:aunt"}))
+    monkeypatch.setattr(corpus, "core", lexicon.core)
+    with pytest.raises(ValueError, match="noun:aunt"):
+        corpus.plan()

@@ -27,7 +27,7 @@ class Plan:
 def plan(lex: Lexicon | None = None) -> Plan:
     """The frames and lemmas of lexicon/held_out.txt; every id must exist."""
     lex = lex or load()
-    ids = read_ids(HELD_OUT.name)
+    ids = read_ids(HELD_OUT)
     frames = tuple(sorted(i.removeprefix("frame:") for i in ids if i.startswith("frame:")))
     words = frozenset(i for i in ids if not i.startswith("frame:"))
     known = {e.id for e in lex.entries()}

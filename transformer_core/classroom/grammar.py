@@ -202,7 +202,7 @@ def _obj_de(c: Clause, k: str) -> tuple[str, list[Chunk]]:
         return "obj", []
     case = c.verb.de_case
     kein = c.neg and not c.verb.de_prep and c.obj.indefinite and not c.obj2
-    out = c.obj.de(k + "O", case, negated=kein)
+    out = c.obj.de(k + "O", case, negated=k + "NEG" if kein else "")
     if c.obj2:
         out += [chunk("und", k + "O.and"), *c.obj2.de(k + "O2", case)]
     if c.verb.de_prep:
@@ -398,7 +398,7 @@ def there_is(neg: bool):
         en_np = [c for c in np.en("O") if not (neg and c[0] in ("a", "an"))]
         en = [chunk("there", "V"), *en_v, *en_np, chunk(place.en_at, "P")]
         de_place = place.de_at[0].upper() + place.de_at[1:]
-        de = [chunk(de_place, "P"), chunk("sind" if np.plural else "ist", "V"), *np.de("O", "nom", negated=neg)]
+        de = [chunk(de_place, "P"), chunk("sind" if np.plural else "ist", "V"), *np.de("O", "nom", negated="NEG" if neg else "")]
         ko = [chunk(korean.with_particle(place.ko, "에"), "P"), *np.ko("O", "이"),
               chunk("없다" if neg else "있다", "V", *(("NEG",) if neg else ()))]
         return Example("", en, ko, de, lemmas=np.lemmas() | {place.id})

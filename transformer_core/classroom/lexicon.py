@@ -23,9 +23,9 @@ NOUN_CLASSES = ("person", "animal", "food", "drink", "thing", "readable", "cloth
                 "nature", "subject", "sport", "instrument", "furniture", "time_unit")
 
 
-def read_ids(name: str) -> list[str]:
-    """The ids of lexicon/<name>, one a line, '#' lines being comments."""
-    return [line.strip() for line in (FOLDER / name).read_text(encoding="utf-8").splitlines()
+def read_ids(path: Path) -> list[str]:
+    """The ids of a list such as lexicon/core.txt, one a line, '#' lines being comments."""
+    return [line.strip() for line in path.read_text(encoding="utf-8").splitlines()
             if line.strip() and not line.startswith("#")]
 
 
@@ -174,7 +174,7 @@ class Lexicon:
 @cache
 def core() -> frozenset[str]:
     """The ids of the core words (lexicon/core.txt), drawn CORE_WEIGHT times as often as the others."""
-    return frozenset(read_ids("core.txt"))
+    return frozenset(read_ids(FOLDER / "core.txt"))
 
 
 @cache

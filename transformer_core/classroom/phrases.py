@@ -97,8 +97,9 @@ class NounPhrase:
         noun = korean.with_particle(self.noun.ko, particle) if particle else self.noun.ko
         return [*out, chunk(noun, role + ".n")]
 
-    def de(self, role: str, case: str, negated: bool = False) -> list[Chunk]:
-        """negated: an indefinite phrase takes kein ("keinen Apfel", "keine Äpfel")."""
+    def de(self, role: str, case: str, negated: str = "") -> list[Chunk]:
+        """negated: the tag of the negation that an indefinite phrase then expresses with kein ("keinen Apfel",
+        "keine Äpfel"), aligned to the English not/no of its own clause ("NEG", "2NEG")."""
         n = self.noun
         gender = "pl" if self.plural else n.de_gender
         noun = german.noun_forms(n.de, n.de_gender, n.de_plural)[(case, self.plural)]
@@ -109,7 +110,7 @@ class NounPhrase:
             kind = "kein"
         out = []
         if kind:
-            tags = (role + ".det", "NEG") if kind == "kein" else (role + ".det",)   # keine <- not / no
+            tags = (role + ".det", negated) if kind == "kein" else (role + ".det",)   # keine <- not / no
             out.append(chunk(german.article(kind, gender, case), *tags))
         elif self.det == "poss":     # a name's: Minsus, Max'
             genitive = self.owner.de + ("'" if self.owner.de.endswith(("s", "x", "z", "ß")) else "s")
