@@ -123,3 +123,10 @@ def test_core_words_are_drawn_more_often_and_never_held_out(monkeypatch):
     monkeypatch.setattr(corpus, "core", lexicon.core)
     with pytest.raises(ValueError, match="noun:aunt"):
         corpus.plan()
+
+
+def test_a_negated_imperative_says_kein_or_nicht_never_both():
+    lex = lexicon.load()
+    for i in range(300):
+        de = grammar.build("imperative.dont", random.Random(f"dont:{i}"), lex).text("de").lower().split()
+        assert not (any(w.startswith("kein") for w in de) and "nicht" in de), de

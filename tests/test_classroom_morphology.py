@@ -69,6 +69,7 @@ GERMAN_ADJECTIVES = [
     (("klein", "ein", "n", "nom"), "kleines"), (("klein", None, "pl", "nom"), "kleine"),
     (("groß", "def", "pl", "dat"), "großen"), (("teuer", "ein", "n", "acc"), "teures"),
     (("dunkel", "def", "f", "nom"), "dunkle"), (("hoch", None, "m", "dat"), "hohem"),
+    (("müde", "ein", "m", "nom"), "müder"), (("leise", "def", "n", "dat"), "leisen"),
 ]
 GERMAN_VERBS = [
     (("essen", 1), ("isst", "")), (("lesen", 2), ("liest", "")), (("mögen", 0), ("mag", "")),

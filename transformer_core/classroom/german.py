@@ -35,9 +35,11 @@ def article(kind: str, gender: str, case: str) -> str:
 
 
 def adjective_stem(adjective: str) -> str:
-    """The stem that takes endings: hoch -> hoh, teuer -> teur, dunkel -> dunkl."""
+    """The stem that takes endings: hoch -> hoh, teuer -> teur, dunkel -> dunkl, müde -> müd."""
     if adjective == "hoch":
         return "hoh"
+    if adjective.endswith("e"):
+        return adjective[:-1]
     if adjective.endswith(("euer", "auer")) or (adjective.endswith("el") and len(adjective) > 3):
         return adjective[:-2] + adjective[-1]
     return adjective

@@ -205,8 +205,9 @@ def _obj_de(c: Clause, k: str) -> tuple[str, list[Chunk]]:
     out = c.obj.de(k + "O", case, negated=k + "NEG" if kein else "")
     if c.obj2:
         out += [chunk("und", k + "O.and"), *c.obj2.de(k + "O2", case)]
-    if c.verb.de_prep:
-        return "pp", [chunk(c.verb.de_prep, k + "O.det"), *out]
+    if c.verb.de_prep:       # auf/mit goes with the English article, or with the verb ("wait for") when none
+        tag = k + ("O.det" if c.obj.det in ("a", "the", "this", "poss") else "V")
+        return "pp", [chunk(c.verb.de_prep, tag), *out]
     return "obj", out
 
 
@@ -497,7 +498,8 @@ def imperative(kind: str):
         finite, prefix = german.present(verb.de, 5)
         kind_obj, obj = _obj_de(c, "")
         please = [chunk("bitte", "PLEASE")] if kind == "please" else []
-        nicht = [chunk("nicht", "NEG")] if kind == "dont" else []
+        kein = any(w.startswith("kein") for w, _ in obj)        # "Kaufen Sie keinen Apfel.": no nicht as well
+        nicht = [chunk("nicht", "NEG")] if kind == "dont" and not kein else []
         de_place = [chunk(c.place.de_to, "P")] if c.place else []
         if kind_obj == "pp":
             tail = [*please, *nicht, *obj, *de_place]
