@@ -75,6 +75,24 @@ def attention_view(res: dict, tgt_lang: str, n_layers: int, n_heads: int) -> Non
                 kind_view(res, view, level or "token", tgt_lang)
 
 
+GRID_COLUMNS = 32     # token columns in a row of heads: upright key labels stay apart in a 1024 px window
+                      # (a sentence longer than figures.GRID_TICK_LIMIT: all heads to a row, no labels)
+
+
+def head_rows(w: np.ndarray, layers, per_row: int, focus: tuple[int, int]):
+    """The heads of the given layers, per_row to a row: panels (rows, per_row, Tq, Tk) padded with NaN,
+    their titles, and where the focused (layer, head) sits (or None when its layer is not shown)."""
+    H = w.shape[1]
+    heads = [(l, h) for l in layers for h in range(H)]
+    rows = -(-len(heads) // per_row)
+    panels = np.full((rows * per_row, *w.shape[2:]), np.nan)                      # (rows·per_row, Tq, Tk)
+    panels[:len(heads)] = [w[l, h] for l, h in heads]
+    titles = [[layer_head_label(*heads[i]) if i < len(heads) else "" for i in range(r * per_row, (r + 1) * per_row)]
+              for r in range(rows)]
+    selected = divmod(heads.index(focus), per_row) if focus in heads else None
+    return panels.reshape(rows, per_row, *w.shape[2:]), titles, selected
+
+
 def kind_view(res: dict, kind: str, level: str, tgt_lang: str) -> None:
     w, q, k = weights_at(res, kind, level)
     L, H = w.shape[:2]
@@ -87,29 +105,19 @@ def kind_view(res: dict, kind: str, level: str, tgt_lang: str) -> None:
                                     format_func=lambda v: str(v + 1))
     layer, head = layer or 0, head or 0
     x_title, y_title = t(f"translate.axis.key.{kind}"), t(f"translate.axis.query.{kind}")
-    if presenting():        # one layer, large: its heads one or two to a row, every label (shortened), then the focus
-        per_row = 2 if len(k) <= 10 else 1
-        rows = -(-H // per_row)
-        panels = np.full((rows * per_row, *w.shape[2:]), np.nan)
-        panels[:H] = w[layer]
-        titles = [[layer_head_label(layer, r * per_row + c) if r * per_row + c < H else "" for c in range(per_row)]
-                  for r in range(rows)]
-        fig = figures.attention_grid(panels.reshape(rows, per_row, *w.shape[2:]), [theme.short_label(x) for x in q],
-                                     [theme.short_label(x) for x in k], panel_titles=titles,
-                                     selected=divmod(head, per_row), x_title=x_title, y_title=y_title,
-                                     colorbar_title=t("translate.weight"), tick_limit=10 ** 6, cell_px=30,
-                                     title=t("translate.grid.title", kind=kind_label(kind)))
-        show_figure(fig, f"{kind}_grid", key=f"tr_grid_{kind}")
-        g, f = st.container(), st.container()
-    else:                   # every layer × head at full width (room for the token labels), then the focus
-        g, f = st.container(), st.container()
-        with g:
-            titles = [[layer_head_label(l, h) for h in range(H)] for l in range(L)]
-            fig = figures.attention_grid(w, q, k, panel_titles=titles, selected=(layer, head), x_title=x_title,
-                                         y_title=y_title, colorbar_title=t("translate.weight"),
-                                         title=t("translate.grid.title", kind=kind_label(kind)))
-            show_figure(fig, f"{kind}_grid", key=f"tr_grid_{kind}")
+    g, f = st.container(), st.container()
     with g:
+        if presenting():    # one layer, large: its heads one or two to a row, every label (shortened)
+            layers, per_row, kw = [layer], 2 if len(k) <= 10 else 1, {"tick_limit": 10 ** 6, "cell_px": 30}
+            q_text, k_text = [theme.short_label(x) for x in q], [theme.short_label(x) for x in k]
+        else:               # every layer × head, as many heads to a row as leave room for upright key labels
+            fits = H if len(k) > figures.GRID_TICK_LIMIT else max(1, min(H, GRID_COLUMNS // (len(k) + 1)))
+            layers, per_row, kw, q_text, k_text = range(L), fits, {}, q, k
+        panels, titles, selected = head_rows(w, layers, per_row, (layer, head))
+        fig = figures.attention_grid(panels, q_text, k_text, panel_titles=titles, selected=selected,
+                                     x_title=x_title, y_title=y_title, colorbar_title=t("translate.weight"),
+                                     title=t("translate.grid.title", kind=kind_label(kind)), **kw)
+        show_figure(fig, f"{kind}_grid", key=f"tr_grid_{kind}")
         download_buttons(lambda: grid_frames(w, q, k), f"{kind}_all_heads", key=f"tr_grid_dl_{kind}")
     with f:
         fig = figures.attention_heatmap(w[layer, head], q, k, x_title=x_title, y_title=y_title,

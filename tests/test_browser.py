@@ -40,6 +40,7 @@ from pathlib import Path
 
 import pytest
 from streamlit_proc import CHROMIUM_ARGS, free_port, healthy, stop
+from pages.ui.theme import token_label
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = os.environ.get("ATLAS_CHROMIUM") or "/usr/bin/chromium"   # Debian's; Playwright downloads none
@@ -323,7 +324,8 @@ def translate(session: Session, text: str, pieces: list[str]) -> str:
     box.fill(text)
     box.press("Enter")
     try:
-        page.wait_for_function(TRANSLATED, arg=[pieces], timeout=RUN_TIMEOUT_S * 1000, polling=100)
+        page.wait_for_function(TRANSLATED, arg=[[token_label(p) for p in pieces]], timeout=RUN_TIMEOUT_S * 1000,
+                               polling=100)
     except Exception as err:
         raise AssertionError(f"no translation with a heatmap over the source pieces {pieces} after "
                              f"{RUN_TIMEOUT_S} s") from err
@@ -407,12 +409,13 @@ def test_home_page_in_korean_translates_and_draws_the_attention(sessions, served
     assert plots, "no plotly chart drawn"
     # the heatmaps over the source (encoder self-attention, the open tab): every trace's axes are the pieces,
     # and what plotly drew on those axes (it may leave some category ticks out) is among them
-    source = [p for p in plots if p["traces"] and all([unlabel(s) for s in t["x"]] == pieces
-                                                      and [unlabel(s) for s in t["y"]] == pieces for t in p["traces"])]
+    labels = [token_label(p) for p in pieces]            # as every axis writes them: '▁' as the word-start mark
+    source = [p for p in plots if p["traces"] and all([unlabel(s) for s in t["x"]] == labels
+                                                      and [unlabel(s) for s in t["y"]] == labels for t in p["traces"])]
     assert source, [[t["x"] for t in p["traces"]] for p in plots]
     drawn = [t.replace("\u200b", "") for p in source for t in p["ticks"]]
-    assert drawn and set(drawn) <= set(pieces), drawn
-    assert pieces[0] in drawn, drawn                     # <s>: a piece that looks like markup, drawn as text
+    assert drawn and set(drawn) <= set(labels), drawn
+    assert labels[0] in drawn, drawn                     # <s>: a piece that looks like markup, drawn as text
     assert_no_markup_rendered(ko, "home")
     screenshot(ko, served)
 

@@ -424,10 +424,13 @@ def _hover(arrow_fmt: str = ".3f") -> str:
 GRID_GAP = "\u200b\u2060"       # invisible category names (made unique by repetition) for the blanks between panels
 
 
+GRID_TICK_LIMIT = 12      # attention_grid labels the panels of sentences up to this many tokens
+
+
 def attention_grid(weights, q_labels: Sequence[str], k_labels: Sequence[str], *,
                    panel_titles: Sequence[Sequence[str]], x_title: str = "", y_title: str = "",
                    colorbar_title: str = "", selected: tuple[int, int] | None = None,
-                   decimals: int | None = 4, title: str = "", tick_limit: int = 12,
+                   decimals: int | None = 4, title: str = "", tick_limit: int = GRID_TICK_LIMIT,
                    cell_px: float | None = None) -> go.Figure:
     """Every layer × head of one attention type in ONE heatmap: weights (L, h, Tq, Tk) laid out as
     rows of layers and columns of heads, a blank row / column between panels, one 0..1 colour scale.
