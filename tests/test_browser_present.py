@@ -76,6 +76,7 @@ def test_default_mode_writes_the_word_start_mark_not_an_underscore(server, brows
 
 
 @pytest.mark.parametrize("size", SIZES)
-def test_default_mode_labels_do_not_overlap(server, browser, size):
-    for plot in heatmap_ticks(browser, f"{server}/?lang=en&model=ende", size, present=False):
+@pytest.mark.parametrize("model", ["ende", "enko"])        # an 11-token and a 6-token first example
+def test_default_mode_labels_do_not_overlap(server, browser, size, model):
+    for plot in heatmap_ticks(browser, f"{server}/?lang=en&model={model}", size, present=False):
         assert plot["overlaps"] == 0, plot

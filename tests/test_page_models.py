@@ -257,7 +257,7 @@ def test_hub_needs_a_repo_id():
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
-def test_the_model_choice_is_in_the_sidebar_and_the_url(lang):
+def test_the_model_choice_is_in_the_sidebar_beside_the_input_and_in_the_url(lang):
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
     at.query_params["lang"] = lang
     at.query_params["model"] = "toy-ko"                          # a refresh, or a shared link
@@ -269,6 +269,14 @@ def test_the_model_choice_is_in_the_sidebar_and_the_url(lang):
     assert at.query_params["model"] in ("toy-en", ["toy-en"])
     at.switch_page("pages/models.py").run()
     assert active(at) == "bundled:toy-en"                          # one choice, every page
+
+    at.switch_page("pages/translate.py").run()                    # the home page: the choice next to the input
+    beside = at.selectbox(key="page_model")
+    assert beside.label == tr("model.choose", lang) and beside.value == "bundled:toy-en"
+    beside.set_value("bundled:toy-ko").run()
+    assert not at.exception and at.sidebar.selectbox(key="sidebar_model").value == "bundled:toy-ko"
+    assert at.query_params["model"] in ("toy-ko", ["toy-ko"])
+    assert at.text_input(key="tr_text").label == tr("sentence.input", lang, src="en", tgt="ko")
 
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
     at.query_params["model"] = "no-such-model"                   # an unknown name: the first bundled model

@@ -481,13 +481,13 @@ def attention_grid(weights, q_labels: Sequence[str], k_labels: Sequence[str], *,
                 x0, y0 = head * (Tk + gc) - 0.5, layer * (Tq + gr) - 0.5
                 shapes.append({"type": "rect", "xref": "x", "yref": "y", "x0": x0, "x1": x0 + Tk, "y0": y0,
                                "y1": y0 + Tq, "line": {"color": PALETTE[1], "width": 3}})
-    bottom = (90 if Tk > 6 else 50) if ticks else 40
+    bottom = 90 if ticks else 40
     tick_px = max(9, min(12, int(cell * 0.55)))            # upright labels one column apart must not touch
     layout = {"font": {"size": FONT_SIZE - 2}, "showlegend": False, "annotations": annotations, "shapes": shapes,
               "height": int((60 if title else 34) + bottom + len(ys) * row_px),
               "margin": {"l": 10, "r": 10, "t": 60 if title else 34, "b": 10},
               "meta": {"grid": [L, H, Tq, Tk, gr, gc]},
-              "xaxis": {"type": "category", "showticklabels": ticks, "tickangle": -90 if Tk > 6 else 0, "dtick": 1,
+              "xaxis": {"type": "category", "showticklabels": ticks, "tickangle": -90, "dtick": 1,
                         "ticks": "", "showgrid": False, "zeroline": False, "tickfont": {"size": tick_px},
                         "title": {"text": escape(x_title)}},
               "yaxis": {"type": "category", "autorange": "reversed", "showticklabels": ticks, "ticks": "", "dtick": 1,

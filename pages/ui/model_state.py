@@ -8,6 +8,7 @@ session that loaded them, so no other session can see them.
     choose_bundled(name)     make a bundled checkpoint active
     add_session_model(ckpt, label) -> key   keep an uploaded checkpoint in this session, active
     model_choices()          [(key, label)] for a selectbox: bundled first, then this session's
+    model_selector()         the choice in the sidebar, kept in the URL; page_model_selector(): on the page
 
 The bundled folder is the repository's checkpoints/, or ATLAS_CHECKPOINTS_DIR when set (read once, at
 import; the browser tests point a server at a folder of tiny checkpoints with it).
@@ -105,7 +106,7 @@ def active(quiet: bool = False) -> Checkpoint | None:
         return None
 
 
-MODEL_PARAM, SIDEBAR_KEY = "model", "sidebar_model"
+MODEL_PARAM, SIDEBAR_KEY, PAGE_KEY = "model", "sidebar_model", "page_model"
 
 
 def _sync_url(key: str | None) -> None:
@@ -118,9 +119,23 @@ def _sync_url(key: str | None) -> None:
         del st.query_params[MODEL_PARAM]
 
 
-def _on_sidebar_choice() -> None:
-    st.session_state[ACTIVE_KEY] = st.session_state[SIDEBAR_KEY]
-    _sync_url(st.session_state[SIDEBAR_KEY])
+def _on_choice(widget_key: str) -> None:
+    st.session_state[ACTIVE_KEY] = st.session_state[widget_key]
+    _sync_url(st.session_state[widget_key])
+
+
+def _choice_box(where, widget_key: str) -> None:
+    """A selectbox of the models in `where` (the sidebar or the page), showing and setting the one choice."""
+    choices = dict(model_choices())
+    if not choices:
+        return
+    if st.session_state.get(widget_key) != active_key():
+        st.session_state[widget_key] = active_key()
+    where.selectbox(t("model.choose"), list(choices), key=widget_key, on_change=_on_choice, args=(widget_key,),
+                    format_func=lambda k: choices.get(k, k) if k.startswith(BUNDLED)
+                    else t("model.session_label", label=choices.get(k, k)))
+    if any(k.startswith(SESSION) for k in choices):
+        where.caption(t("model.session_note"))
 
 
 def model_selector() -> None:
@@ -130,15 +145,10 @@ def model_selector() -> None:
         name = st.query_params.get(MODEL_PARAM)
         if name in bundled_names():
             st.session_state[ACTIVE_KEY] = BUNDLED + name
-    choices = dict(model_choices())
-    key = active_key()
-    _sync_url(key)
-    if not choices:
-        return
-    if st.session_state.get(SIDEBAR_KEY) != key:
-        st.session_state[SIDEBAR_KEY] = key
-    st.sidebar.selectbox(t("model.choose"), list(choices), key=SIDEBAR_KEY, on_change=_on_sidebar_choice,
-                         format_func=lambda k: choices.get(k, k) if k.startswith(BUNDLED)
-                         else t("model.session_label", label=choices.get(k, k)))
-    if any(k.startswith(SESSION) for k in choices):
-        st.sidebar.caption(t("model.session_note"))
+    _sync_url(active_key())
+    _choice_box(st.sidebar, SIDEBAR_KEY)
+
+
+def page_model_selector() -> None:
+    """The same choice on the page itself, next to the sentence box."""
+    _choice_box(st, PAGE_KEY)

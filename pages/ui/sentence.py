@@ -62,15 +62,15 @@ def sentence_input(page: str, ckpt: Checkpoint) -> tuple[str, int] | None:
         st.session_state[text_key] = st.session_state.get(SHARED_TEXT, ex[0])
     if mode_key not in st.session_state:
         st.session_state[mode_key] = st.session_state.get(SHARED_MODE, "greedy")
-    c1, c2 = st.columns([3, 1], vertical_alignment="bottom")
+    c1, c2 = st.columns(2, vertical_alignment="top")
     with c1:
-        text = st.text_input(t("sentence.input", src=ckpt.config.src_lang, tgt=ckpt.config.tgt_lang),
-                             key=text_key, placeholder=t("sentence.placeholder"),
-                             help=t("sentence.input_help", limit=MAX_CHARS))
+        model_state.page_model_selector()
     with c2:
         mode = st.segmented_control(t("sentence.mode"), MODES, key=mode_key, required=True,
                                     format_func={m: t(f"sentence.mode.{m}") for m in MODES}.get,
                                     help=t("sentence.mode_help", beam=BEAM, alpha=ALPHA))
+    text = st.text_input(t("sentence.input", src=ckpt.config.src_lang, tgt=ckpt.config.tgt_lang),
+                         key=text_key, placeholder=t("sentence.placeholder"), help=t("sentence.input_help", limit=MAX_CHARS))
     with st.container(horizontal=True, gap="small", vertical_alignment="center"):
         st.caption(t("sentence.examples"), width="content")
         for i, sentence in enumerate(ex):
