@@ -2,10 +2,11 @@
 1024×768 and 1920×1080, every token of the sentence is a tick label of the attention heatmaps, at 16 px
 or more, and no two tick labels overlap.  The default mode: no overlaps, the word-start mark."""
 import time
+from pathlib import Path
 
 import pytest
 from streamlit_proc import CHROMIUM_ARGS
-from test_browser import BUNDLED_DIR, CHROMIUM, HEALTH_TIMEOUT_S, bundled_names, streamlit_server
+from test_browser import BUNDLED_DIR, CHROMIUM, HEALTH_TIMEOUT_S, SCREENSHOT_DIR, bundled_names, streamlit_server
 
 from pages.ui.theme import short_label, token_label
 from transformer_core.checkpoint import load_checkpoint
@@ -44,12 +45,18 @@ def browser():
         b.close()
 
 
-def heatmap_ticks(browser, url: str, size, present: bool) -> list[dict]:
+def heatmap_ticks(browser, url: str, size, present: bool, shot: Path | None = None) -> list[dict]:
+    """The tick labels of every heatmap on the page; shot: a screenshot of the first one's view there."""
     page = browser.new_page(viewport={"width": size[0], "height": size[1]})
     try:
         page.goto(url + ("&present=1" if present else ""), timeout=HEALTH_TIMEOUT_S * 1000)
         page.wait_for_selector(".js-plotly-plot .heatmaplayer", timeout=HEALTH_TIMEOUT_S * 1000)
         time.sleep(3)                                             # every chart drawn
+        if shot:
+            page.locator(".js-plotly-plot").first.scroll_into_view_if_needed()
+            page.mouse.move(size[0] - 1, size[1] - 1)
+            shot.parent.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(shot), animations="disabled")
         return page.evaluate(TICKS_JS)
     finally:
         page.close()
@@ -80,3 +87,13 @@ def test_default_mode_writes_the_word_start_mark_not_an_underscore(server, brows
 def test_default_mode_labels_do_not_overlap(server, browser, size, model):
     for plot in heatmap_ticks(browser, f"{server}/?lang=en&model={model}", size, present=False):
         assert plot["overlaps"] == 0, plot
+
+
+def test_projector_mode_screenshot_shows_the_lecture_sentence_large(server, browser):
+    """docs/screenshot_present.png (with ATLAS_SCREENSHOTS=docs): the home page in projector mode at
+    1024×768, in Korean, on the English→Korean model and the lecture's sentence."""
+    shot = SCREENSHOT_DIR / "screenshot_present.png"
+    plots = heatmap_ticks(browser, f"{server}/?model=enko", SIZES[0], present=True, shot=shot)
+    labels = {label.rstrip("\u200b\u2060") for label in plots[0]["labels"]}
+    assert {"<s>", "·I", "·like", "</s>"} <= labels and min(plots[0]["sizes"]) >= 16
+    assert shot.stat().st_size > 10_000
