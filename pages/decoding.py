@@ -14,6 +14,8 @@ from pages.ui.i18n import t
 from pages.ui.sentence import ALPHA, layer_head_label, sentence_run
 from pages.ui.widgets import escape_md, latex, page_header, presenting, show_figure
 
+STACK_OVER = 6        # source tokens beyond which the top-k and attention charts stack, each at full width
+
 
 def lesson(beam: int) -> None:
     c1, c2 = st.columns([3, 2], vertical_alignment="center")
@@ -70,7 +72,8 @@ def step_view(res: dict, beam: int, n_heads: int, eos_piece: str) -> None:
     if eos_piece in chosen:
         st.caption(t("decoding.eos_chosen"))
 
-    c1, c2 = (st.container(), st.container()) if presenting() else st.columns([2, 3])   # projector: full width
+    stacked = presenting() or len(res["src_pieces"]) > STACK_OVER    # full width: room for every upright label
+    c1, c2 = (st.container(), st.container()) if stacked else st.columns([2, 3])
     with c1:
         fig = figures.topk_figure(step["topk_pieces"][b], step["topk_probs"][b], chosen=chosen_idx,
                                   title=t("decoding.topk.title", k=len(step["topk_probs"][b])),

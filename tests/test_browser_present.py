@@ -82,11 +82,24 @@ def test_default_mode_writes_the_word_start_mark_not_an_underscore(server, brows
     assert "·" in labels and "▁" not in labels and "_" not in labels
 
 
+def first_example_tokens(model: str) -> set[str]:
+    """The labels of the source pieces of the sentence a page opens with (the model's first example)."""
+    ckpt = load_checkpoint(BUNDLED_DIR / model)
+    ids = [ckpt.config.bos_id, *ckpt.tokenizer.encode(ckpt.examples[0]["src"]), ckpt.config.eos_id]
+    return {token_label(p) for p in ckpt.tokenizer.pieces(ids)}
+
+
 @pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("page", ["", "decode"])
 @pytest.mark.parametrize("model", ["ende", "enko"])        # an 11-token and a 6-token first example
-def test_default_mode_labels_do_not_overlap(server, browser, size, model):
-    for plot in heatmap_ticks(browser, f"{server}/?lang=en&model={model}", size, present=False):
-        assert plot["overlaps"] == 0, plot
+def test_default_mode_shows_every_token_without_overlap(server, browser, size, page, model):
+    plots = heatmap_ticks(browser, f"{server}/{page}?lang=en&model={model}", size, present=False)
+    assert plots
+    for plot in plots:
+        drawn = {label.rstrip("\u200b\u2060") for label in plot["labels"]}
+        if page == "":                                     # the home page's heatmaps are over the source
+            assert first_example_tokens(model) <= drawn, plot["labels"]
+        assert min(plot["sizes"]) >= 9 and plot["overlaps"] == 0, plot
 
 
 def test_projector_mode_screenshot_shows_the_lecture_sentence_large(server, browser):

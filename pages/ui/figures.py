@@ -531,8 +531,8 @@ def attention_heatmap(matrix, q_labels: Sequence[str], k_labels: Sequence[str], 
     layout = {"font": {"size": FONT_SIZE}, "showlegend": False,
               "height": height or int(min(640, max(240, 110 + 26 * Tq))),
               "margin": {"l": 10, "r": 10, "t": 50 if title else 16, "b": 10},
-              "xaxis": {"type": "category", "tickangle": -60 if Tk > 6 else 0, "showgrid": False, "dtick": 1,
-                        "title": {"text": escape(x_title)}},   # dtick 1: a label on every token
+              "xaxis": {"type": "category", "tickangle": -90 if Tk > 3 else 0, "showgrid": False, "dtick": 1,
+                        "title": {"text": escape(x_title)}},   # dtick 1: a label on every token, upright
               "yaxis": {"type": "category", "autorange": "reversed", "showgrid": False, "dtick": 1,
                         "title": {"text": escape(y_title)}}}
     if title:
