@@ -22,6 +22,8 @@ from transformer_core.train import average_weights, batch_loss, main
 
 pytestmark = pytest.mark.usefixtures("one_thread")
 BUNDLED_TOKENIZER = Path(__file__).resolve().parents[1] / "checkpoints" / "ende" / "spm.model"
+SMALL = ["--d-model", "16", "--heads", "2", "--encoder-layers", "1", "--decoder-layers", "1", "--d-ff", "32",
+         "--max-len", "40", "--max-tokens", "300", "--bleu-sentences", "4", "--test-beam", "1", "--device", "cpu"]
 
 PAD, BOS, EOS = 0, 2, 3
 
@@ -173,8 +175,7 @@ def test_average_weights_is_the_elementwise_mean(tmp_path):
 
 
 def test_init_fine_tunes_a_checkpoint_and_says_so(tmp_path, toy_pairs, toy_spm, capsys):
-    small = ["--d-model", "16", "--heads", "2", "--encoder-layers", "1", "--decoder-layers", "1", "--d-ff", "32",
-             "--max-len", "40", "--max-tokens", "300", "--bleu-sentences", "4", "--test-beam", "1", "--device", "cpu"]
+    small = SMALL
     data = _corpus(tmp_path / "data", toy_pairs, toy_spm)
     assert main(["--data", str(data), "--out", str(tmp_path / "base"), *small, "--steps", "4", "--warmup", "2"]) == 0
     base = load_checkpoint(tmp_path / "base" / "checkpoint")
@@ -305,8 +306,7 @@ def test_attention_history_records_each_validation_and_ends_with_the_exported_we
 def test_remap_vocab_fine_tunes_with_another_tokenizer(tmp_path, toy_pairs, toy_spm):
     from transformer_core.tokenizer import Tokenizer
 
-    small = ["--d-model", "16", "--heads", "2", "--encoder-layers", "1", "--decoder-layers", "1", "--d-ff", "32",
-             "--max-len", "40", "--max-tokens", "300", "--bleu-sentences", "4", "--test-beam", "1", "--device", "cpu"]
+    small = SMALL
     data = _corpus(tmp_path / "data", toy_pairs, toy_spm)
     assert main(["--data", str(data), "--out", str(tmp_path / "base"), *small, "--steps", "3", "--warmup", "2"]) == 0
     base = load_checkpoint(tmp_path / "base" / "checkpoint")
