@@ -197,6 +197,8 @@ def _sync_choice() -> None:
 
 def chooser() -> None:
     st.subheader(t("models.choose.header"))
+    for name, error in model_state.broken_bundled().items():
+        st.warning(t("models.broken", name=escape_md(name), error=escape_md(error)), icon=":material/broken_image:")
     choices = model_state.model_choices()
     if not choices:
         st.info(t("models.none"), icon=":material/inventory_2:")

@@ -282,3 +282,32 @@ def test_the_model_choice_is_in_the_sidebar_beside_the_input_and_in_the_url(lang
     at.query_params["model"] = "no-such-model"                   # an unknown name: the first bundled model
     at.run()
     assert not at.exception and at.sidebar.selectbox(key="sidebar_model").value == "bundled:toy-en"
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_a_corrupt_bundled_folder_is_listed_with_its_error_and_the_others_load(lang, tmp_path, toy_checkpoints,
+                                                                                monkeypatch):
+    from pages.ui import model_state
+
+    root = tmp_path / "checkpoints"
+    shutil.copytree(toy_checkpoints / "toy-en", root / "toy-en")
+    half = root / "aaa-half-written"                              # first in name order: it would be the default
+    shutil.copytree(toy_checkpoints / "toy-en", half)
+    (half / WEIGHTS).write_bytes((half / WEIGHTS).read_bytes()[:1000])
+    (root / "aab-no-weights").mkdir()
+    (root / "aab-no-weights" / "config.json").write_text("{", encoding="utf-8")
+    monkeypatch.setattr(model_state, "CHECKPOINTS_DIR", root)
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.query_params["lang"] = lang
+    at.run()
+    assert not at.exception and not at.error, (at.exception, [e.value for e in at.error])
+    assert at.sidebar.selectbox(key="sidebar_model").options == ["toy-en"]
+    at.switch_page("pages/models.py").run()
+    warnings = [w.value for w in at.warning]
+    for name in ("aaa-half-written", "aab-no-weights"):
+        shown = [w for w in warnings if name.replace("-", "\\-") in w]
+        assert len(shown) == 1, warnings
+        assert shown[0].startswith(tr("models.broken", lang, name="§", error="").split("§")[0])   # its language
+    assert any("safetensors" in w for w in warnings)
+    assert active(at) == "bundled:toy-en"

@@ -30,11 +30,36 @@ ACTIVE_KEY, SESSION_MODELS_KEY = "active_model", "session_models"
 BUNDLED, SESSION = "bundled:", "session:"
 
 
-def bundled_names() -> list[str]:
+def _folders() -> list[str]:
     """Folders of checkpoints/ holding a config.json, in name order."""
     if not CHECKPOINTS_DIR.is_dir():
         return []
     return sorted(p.name for p in CHECKPOINTS_DIR.iterdir() if (p / "config.json").is_file())
+
+
+_BROKEN: dict[tuple[str, float], str] = {}      # (folder, its mtime) -> why it does not load
+
+
+def _load_error(name: str) -> str | None:
+    """None when checkpoints/<name> loads, else why not (remembered until the folder changes)."""
+    stamp = (name, (CHECKPOINTS_DIR / name).stat().st_mtime)
+    if stamp not in _BROKEN:
+        try:
+            load_bundled(name)
+            return None
+        except CheckpointError as err:
+            _BROKEN[stamp] = str(err)
+    return _BROKEN[stamp]
+
+
+def bundled_names() -> list[str]:
+    """The bundled checkpoints that load, in name order: a corrupt or half-written folder is left out."""
+    return [name for name in _folders() if _load_error(name) is None]
+
+
+def broken_bundled() -> dict[str, str]:
+    """The folders of checkpoints/ that do not load -> why (the Models page lists them)."""
+    return {name: error for name in _folders() if (error := _load_error(name)) is not None}
 
 
 @st.cache_resource(show_spinner=False, max_entries=8)
