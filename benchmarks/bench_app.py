@@ -149,9 +149,9 @@ DONE_JS = r"""([exp]) => {
   const marks = window.__atlasMarks || (window.__atlasMarks = {});
   const seen = window.__atlasSeen || (window.__atlasSeen = new WeakMap());
   // labels as shown: entities decoded, no zero-width or other invisible characters (plotly axes keep
-  // repeated labels apart with them)
+  // repeated labels apart with them), the word-start mark as one character (the app draws '▁' as '·')
   const norm = s => String(s).replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"')
-                             .replace(/&#39;/g, "'").replace(/&amp;/g, '&')
+                             .replace(/&#39;/g, "'").replace(/&amp;/g, '&').replace(/\u2581/g, '·')
                              .replace(/[\u200b-\u200f\u2060-\u2064\ufeff]/g, '').replace(/\s+/g, ' ').trim();
   const exc = document.querySelector('[data-testid="stException"]');
   if (exc) return {error: exc.innerText.slice(0, 2000)};
