@@ -27,7 +27,7 @@ ROLES = {"student", "teacher", "doctor", "nurse", "cook", "farmer", "police offi
          "dentist", "firefighter", "artist", "writer", "scientist", "engineer", "baker", "vet", "soldier", "actor",
          "dancer", "painter", "musician", "waiter", "player", "child", "baby", "boy", "girl", "friend"}
 DE_ME = {"acc": "mich", "dat": "mir"}
-CORE_WEIGHT = 4       # how much more often a core word is drawn than another of its kind
+CORE_WEIGHT = 8       # how much more often a core word is drawn than another of its kind
 PLEASE_HELP = {"help", "call", "visit", "wake", "understand", "invite", "wait for", "take care of", "meet"}
 
 
