@@ -92,6 +92,31 @@ def test_optional_files_may_be_absent(saved):
     assert ckpt.card == "" and ckpt.examples == [] and ckpt.log_path is None
 
 
+def test_config_json_from_before_the_marian_options_loads_as_before(saved):
+    """config.json files written before sinusoid_layout, activation, … existed: the defaults are the old model."""
+    folder, model = saved
+    data = json.loads((folder / CONFIG).read_text())
+    new = ("sinusoid_layout", "activation", "scale_embedding", "share_src_embedding", "tie_output", "logits_bias")
+    (folder / CONFIG).write_text(json.dumps({k: v for k, v in data.items() if k not in new}))
+    ckpt = load_checkpoint(folder)
+    assert ckpt.config == model.cfg
+    assert set(ckpt.model.state_dict()) == set(model.state_dict())
+    src, tgt_in = _inputs(model)
+    with torch.no_grad():
+        assert torch.equal(ckpt.model(src, tgt_in), model(src, tgt_in))
+
+
+@pytest.mark.parametrize("changes, message", [
+    ({"activation": "tanh"}, "activation must be one of relu, gelu, swish, got 'tanh'"),
+    ({"sinusoid_layout": "shuffled"}, "sinusoid_layout must be one of interleaved, halves, got 'shuffled'"),
+    ({"tie_output": "yes"}, "tie_output must be true or false, got 'yes'"),
+])
+def test_config_bad_model_option(saved, changes, message):
+    folder, _ = saved
+    _rewrite_config(folder, **changes)
+    assert _load_error(folder) == f"{CONFIG}: {message}"
+
+
 # --- every error the loader raises ---------------------------------------------------------------
 
 def test_missing_folder(tmp_path):

@@ -105,6 +105,7 @@ def test_exhaustive_beam_finds_best_length_penalized_hypothesis(alpha):
     assert tuple(out.ids) == best
     assert out.score == pytest.approx(candidates[best], abs=1e-4)
     assert length_penalty(4, 0.6) == pytest.approx(((5 + 4) / 6) ** 0.6)
+    assert length_penalty(4, 0.6, "hf") == pytest.approx(4 ** 0.6)
 
 
 def test_beam_trace_hypotheses_sorted_and_scored():

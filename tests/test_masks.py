@@ -47,3 +47,10 @@ def test_trg_mask_combines_padding_and_no_peek():
                                    [T, T, F, F],
                                    [T, T, F, F]]
     assert mask.any(-1).all()
+
+
+def test_trg_mask_never_masks_the_start_token_even_when_it_is_pad():
+    """Marian's decoder starts with <pad>: the first position is still a key every query sees."""
+    mask = make_trg_mask(torch.tensor([[PAD, 7, 8, PAD]]), PAD)
+    assert mask[0, 0, :, 0].all()
+    assert not mask[0, 0, :, 3].any()

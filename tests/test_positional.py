@@ -74,3 +74,12 @@ def test_alternative_tables():
     assert encoding_table("binary", 5, 8).tolist() == [[0, 0, 0], [0, 0, 1], [0, 1, 0], [0, 1, 1], [1, 0, 0]]
     with pytest.raises(ValueError, match="unknown"):
         encoding_table("spiral", 4, 8)
+
+
+def test_halves_layout_is_the_same_waves_sines_first():
+    """Marian's table: dims 0 .. d/2-1 hold the sines, d/2 .. d-1 the cosines of the same frequencies."""
+    inter, halves = sinusoidal_encoding(50, 8), sinusoidal_encoding(50, 8, "halves")
+    assert torch.equal(halves, torch.cat([inter[:, 0::2], inter[:, 1::2]], dim=1))
+    assert torch.equal(sinusoidal_encoding(50, 8, "interleaved"), inter)
+    with pytest.raises(ValueError, match="unknown sinusoid layout"):
+        sinusoidal_encoding(5, 8, "shuffled")

@@ -6,6 +6,10 @@ from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
 
+ACTIVATIONS = ("relu", "gelu", "swish")      # swish(x) = x·sigmoid(x), also called SiLU
+SINUSOID_LAYOUTS = ("interleaved", "halves")
+
+
 class ConfigError(ValueError):
     """A config.json that cannot describe a valid model."""
 
@@ -21,6 +25,14 @@ class ModelConfig:
     dropout: float = 0.1           # residual dropout P_drop
     max_len: int = 128             # longest sequence, in tokens, BOS/EOS included
     positional: str = "sinusoidal"  # or "learned"
+    # What other encoder-decoder checkpoints (Hugging Face Marian, marian.py) do differently; the
+    # defaults are this project's own model.
+    sinusoid_layout: str = "interleaved"  # sin, cos in dims (2i, 2i+1); "halves": all sines, then all cosines
+    activation: str = "relu"       # the FFN's nonlinearity: relu | gelu | swish
+    scale_embedding: bool = True   # token embeddings times √d_model
+    share_src_embedding: bool = True  # the encoder reads the target embedding; False: a source embedding of its own
+    tie_output: bool = True        # the pre-softmax projection is the target embedding; False: a matrix of its own
+    logits_bias: bool = False      # a bias added to the logits (Marian's final_logits_bias)
     pad_id: int = 0
     unk_id: int = 1
     bos_id: int = 2
@@ -42,6 +54,13 @@ class ModelConfig:
             raise ConfigError(f"d_model ({self.d_model}) must be divisible by n_heads ({self.n_heads})")
         if self.positional not in ("sinusoidal", "learned"):
             raise ConfigError(f"positional must be 'sinusoidal' or 'learned', got {self.positional!r}")
+        if self.sinusoid_layout not in SINUSOID_LAYOUTS:
+            raise ConfigError(f"sinusoid_layout must be one of {', '.join(SINUSOID_LAYOUTS)}, got {self.sinusoid_layout!r}")
+        if self.activation not in ACTIVATIONS:
+            raise ConfigError(f"activation must be one of {', '.join(ACTIVATIONS)}, got {self.activation!r}")
+        for name in ("scale_embedding", "share_src_embedding", "tie_output", "logits_bias"):
+            if not isinstance(getattr(self, name), bool):
+                raise ConfigError(f"{name} must be true or false, got {getattr(self, name)!r}")
         if isinstance(self.dropout, bool) or not isinstance(self.dropout, (int, float)) \
                 or not 0.0 <= self.dropout < 1.0:
             raise ConfigError(f"dropout must be in [0, 1), got {self.dropout!r}")

@@ -1,7 +1,8 @@
 """Greedy and beam-search decoding with a KV cache, each step optionally traced.
 
 The decoder input is the output shifted right: it starts with BOS.  Beam search scores a
-hypothesis Y by log P(Y|X) / lp(Y), lp(Y) = ((5 + |Y|) / 6)^α  (Wu et al. 2016; the paper's α = 0.6).
+hypothesis Y by log P(Y|X) / lp(Y), lp(Y) = ((5 + |Y|) / 6)^α  (Wu et al. 2016; the paper's α = 0.6),
+or, with penalty="hf", lp(Y) = |Y|^α as Hugging Face's generate (and so Marian) divides; |Y| counts EOS.
 
 Speed (benchmarks/bench_decode.py): one decoding step of the bundled model is ~25 small matrix-vector
 products, so per-call overhead matters as much as arithmetic.  Hence torch.inference_mode (no autograd
@@ -39,7 +40,9 @@ class Decoded:
     steps: list[StepTrace] | None = None
 
 
-def length_penalty(length: int, alpha: float) -> float:
+def length_penalty(length: int, alpha: float, kind: str = "gnmt") -> float:
+    if kind == "hf":
+        return length ** alpha
     return ((5 + length) / 6) ** alpha
 
 
@@ -95,9 +98,10 @@ def eval_mode(model: Transformer) -> None:
 
 
 def embedding_t(model: Transformer) -> torch.Tensor:
-    """Eᵀ as a contiguous (d_model, V) copy, made once and kept on the model until E changes (its version
-    counter moves with every in-place update: an optimizer step, load_state_dict)."""
-    E = model.embedding.weight
+    """Eᵀ (E the pre-softmax matrix, model.output_weight) as a contiguous (d_model, V) copy, made once and
+    kept on the model until E changes (its version counter moves with every in-place update: an optimizer
+    step, load_state_dict)."""
+    E = model.output_weight
     key = (E.data_ptr(), E._version)
     cached = model.__dict__.get("_embedding_t")
     if cached is None or cached[0] != key:
@@ -107,13 +111,15 @@ def embedding_t(model: Transformer) -> torch.Tensor:
 
 def next_log_probs(model: Transformer, x: torch.Tensor) -> torch.Tensor:
     """(n, d_model) last decoder states -> (n, V) log-probabilities; PAD and BOS are never produced."""
-    # model.generator(x) = x Eᵀ.  One row (greedy): x times a contiguous copy of Eᵀ, ~15 % faster per greedy
+    # model.generator(x) = x Eᵀ (+ the logits bias, when the config has one).  One row (greedy): x times a contiguous copy of Eᵀ, ~15 % faster per greedy
     # decode than reading E itself.  A few rows (the beams): (E xᵀ)ᵀ, as there x Eᵀ spends most of its time
     # repacking all of E (8000 × 256) on every call; E xᵀ makes beam 4 ~20 % faster.
     if x.size(0) == 1:
         logits = (x @ embedding_t(model)).float()                      # (1, V)
     else:
-        logits = (model.embedding.weight @ x.t()).t().float()          # (n, V)
+        logits = (model.output_weight @ x.t()).t().float()             # (n, V)
+    if model.cfg.logits_bias:
+        logits = logits + model.logits_bias
     logits[:, [model.cfg.pad_id, model.cfg.bos_id]] = float("-inf")
     return torch.log_softmax(logits, dim=-1)
 
@@ -183,8 +189,10 @@ def greedy_decode_batch(model: Transformer, src: torch.Tensor, max_len: int | No
 @torch.inference_mode()
 def beam_search(model: Transformer, src: list[int], beam: int = 4, alpha: float = 0.6,
                 max_len: int | None = None, trace: bool = False, top_k: int = 5,
-                heads_off: dict[str, list[int]] | None = None) -> Decoded:
-    """Keeps the `beam` best hypotheses by log P; finished ones are ranked by log P / lp."""
+                heads_off: dict[str, list[int]] | None = None, penalty: str = "gnmt") -> Decoded:
+    """Keeps the `beam` best hypotheses by log P; finished ones are ranked by log P / lp (penalty: gnmt | hf).
+
+    It stops once `beam` hypotheses have ended, as Hugging Face's generate with early_stopping=True."""
     eval_mode(model)
     cfg = model.cfg
     max_len = max_len or default_max_len(model, len(src))
@@ -203,7 +211,7 @@ def beam_search(model: Transformer, src: list[int], beam: int = 4, alpha: float 
             ids = alive[origin][1:] + [token]
             if token == cfg.eos_id:
                 if rank < beam:  # an EOS below the top `beam` candidates would not be in the beam
-                    finished.append((ids[:-1], s / length_penalty(len(ids), alpha)))
+                    finished.append((ids[:-1], s / length_penalty(len(ids), alpha, penalty)))
             elif len(keep) < beam:
                 keep.append(alive[origin] + [token])
                 kept_scores.append(s)
@@ -219,7 +227,7 @@ def beam_search(model: Transformer, src: list[int], beam: int = 4, alpha: float 
         alive, alive_scores = keep, torch.tensor(kept_scores)
         stepper.reorder(torch.tensor(origins))
     else:  # max_len reached: the live hypotheses compete as they are
-        finished += [(h[1:], s / length_penalty(len(h) - 1, alpha)) for h, s in zip(alive, alive_scores.tolist())]
+        finished += [(h[1:], s / length_penalty(len(h) - 1, alpha, penalty)) for h, s in zip(alive, alive_scores.tolist())]
         if trace:
             steps[-1].finished = [(list(ids), s) for ids, s in finished]
     ids, score = max(finished, key=lambda f: f[1])

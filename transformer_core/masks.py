@@ -16,6 +16,9 @@ def subsequent_mask(size: int, device=None) -> torch.Tensor:
 
 
 def make_trg_mask(trg: torch.Tensor, pad_id: int) -> torch.Tensor:
-    """Decoder self-attention mask = padding mask & subsequent mask.  trg: (B, T) -> (B, 1, T, T)."""
+    """Decoder self-attention mask = padding mask & subsequent mask.  trg: (B, T) -> (B, 1, T, T).
+
+    The first position is the decoder's start token, never padding, even where it is <pad> (Marian)."""
     trg_pad_mask = make_src_mask(trg, pad_id)                     # (B, 1, 1, T)
+    trg_pad_mask[..., 0] = True
     return trg_pad_mask & subsequent_mask(trg.size(1), trg.device)  # (B, 1, T, T)

@@ -1,5 +1,8 @@
 """The encoder-decoder Transformer of §3: post-norm residuals, ReLU FFN, shared embeddings.
 
+The config can also describe a Hugging Face Marian model (marian.py): swish or GELU in the FFN, the
+sinusoids laid out in halves, separate source and output matrices, and a bias on the logits.
+
 Shapes: B batch, S source length, T target length, h heads, d_k = d_model / h, V vocab.
 """
 from __future__ import annotations
@@ -7,6 +10,7 @@ from __future__ import annotations
 import math
 
 import torch
+import torch.nn.functional as F
 from torch import nn
 
 from .attention import MultiHeadAttention
@@ -16,15 +20,19 @@ from .positional import sinusoidal_encoding
 from .probe import Probe
 
 
-class FeedForward(nn.Module):
-    """FFN(x) = max(0, x W1 + b1) W2 + b2, applied to each position alike."""
+ACTIVATIONS = {"relu": torch.relu, "gelu": F.gelu, "swish": F.silu}  # config.ACTIVATIONS
 
-    def __init__(self, d_model: int, d_ff: int, name: str):
+
+class FeedForward(nn.Module):
+    """FFN(x) = max(0, x W1 + b1) W2 + b2, applied to each position alike (max(0, ·) = ReLU, or GELU / swish)."""
+
+    def __init__(self, d_model: int, d_ff: int, name: str, activation: str = "relu"):
         super().__init__()
         self.linear1, self.linear2, self.name = nn.Linear(d_model, d_ff), nn.Linear(d_ff, d_model), name
+        self.activation = ACTIVATIONS[activation]
 
     def forward(self, x: torch.Tensor, probe: Probe | None = None) -> torch.Tensor:
-        hidden = torch.relu(self.linear1(x))                  # (B, T, d_ff)
+        hidden = self.activation(self.linear1(x))             # (B, T, d_ff)
         if probe is not None and probe.full:
             probe.record(self.name, hidden=hidden)
         return self.linear2(hidden)                           # (B, T, d_model)
@@ -51,7 +59,7 @@ class EncoderLayer(nn.Module):
         super().__init__()
         p = f"encoder.{i}"
         self.self_attn = MultiHeadAttention(cfg.d_model, cfg.n_heads, f"{p}.self_attn")
-        self.ffn = FeedForward(cfg.d_model, cfg.d_ff, f"{p}.ffn")
+        self.ffn = FeedForward(cfg.d_model, cfg.d_ff, f"{p}.ffn", cfg.activation)
         self.add_norm1 = AddNorm(cfg.d_model, cfg.dropout, f"{p}.add_norm1")
         self.add_norm2 = AddNorm(cfg.d_model, cfg.dropout, f"{p}.add_norm2")
 
@@ -66,7 +74,7 @@ class DecoderLayer(nn.Module):
         p = f"decoder.{i}"
         self.self_attn = MultiHeadAttention(cfg.d_model, cfg.n_heads, f"{p}.self_attn")
         self.cross_attn = MultiHeadAttention(cfg.d_model, cfg.n_heads, f"{p}.cross_attn", cross=True)
-        self.ffn = FeedForward(cfg.d_model, cfg.d_ff, f"{p}.ffn")
+        self.ffn = FeedForward(cfg.d_model, cfg.d_ff, f"{p}.ffn", cfg.activation)
         self.add_norm1 = AddNorm(cfg.d_model, cfg.dropout, f"{p}.add_norm1")
         self.add_norm2 = AddNorm(cfg.d_model, cfg.dropout, f"{p}.add_norm2")
         self.add_norm3 = AddNorm(cfg.d_model, cfg.dropout, f"{p}.add_norm3")
@@ -85,10 +93,17 @@ class Transformer(nn.Module):
         super().__init__()
         self.cfg = cfg.validate()
         self.embedding = nn.Embedding(cfg.vocab_size, cfg.d_model)  # shared: source, target, pre-softmax
+        if not cfg.share_src_embedding:
+            self.src_embedding = nn.Embedding(cfg.vocab_size, cfg.d_model)   # the encoder's own
+        if not cfg.tie_output:
+            self.output = nn.Linear(cfg.d_model, cfg.vocab_size, bias=False)  # the pre-softmax projection's own
+        if cfg.logits_bias:
+            self.register_buffer("logits_bias", torch.zeros(cfg.vocab_size))  # (V,)
         if cfg.positional == "learned":
             self.pos_embedding = nn.Embedding(cfg.max_len, cfg.d_model)
         else:
-            self.register_buffer("pe", sinusoidal_encoding(cfg.max_len, cfg.d_model), persistent=False)
+            self.register_buffer("pe", sinusoidal_encoding(cfg.max_len, cfg.d_model, cfg.sinusoid_layout),
+                                 persistent=False)
         self.dropout = nn.Dropout(cfg.dropout)
         self.encoder = nn.ModuleList(EncoderLayer(cfg, i) for i in range(cfg.n_encoder_layers))
         self.decoder = nn.ModuleList(DecoderLayer(cfg, i) for i in range(cfg.n_decoder_layers))
@@ -96,9 +111,21 @@ class Transformer(nn.Module):
 
     def _init_weights(self):
         for name, p in self.named_parameters():
-            if p.dim() > 1 and not name.startswith(("embedding", "pos_embedding")):
+            if p.dim() > 1 and not name.startswith(("embedding", "src_embedding", "pos_embedding")):
                 nn.init.xavier_uniform_(p)
         nn.init.normal_(self.embedding.weight, std=self.cfg.d_model ** -0.5)
+        if not self.cfg.share_src_embedding:
+            nn.init.normal_(self.src_embedding.weight, std=self.cfg.d_model ** -0.5)
+
+    @property
+    def source_embedding(self) -> nn.Embedding:
+        """The encoder's embedding: the shared one unless the config gives the source its own."""
+        return self.embedding if self.cfg.share_src_embedding else self.src_embedding
+
+    @property
+    def output_weight(self) -> torch.Tensor:
+        """The pre-softmax matrix (V, d_model): the shared embedding unless the config unties it."""
+        return self.embedding.weight if self.cfg.tie_output else self.output.weight
 
     def positions(self, start: int, length: int) -> torch.Tensor:
         """Positional encodings of positions start .. start+length-1.  -> (length, d_model)"""
@@ -110,7 +137,10 @@ class Transformer(nn.Module):
 
     def embed(self, ids: torch.Tensor, stack: str, probe: Probe | None = None, start: int = 0) -> torch.Tensor:
         """Dropout(Embedding(ids)·√d_model + PE).  ids: (B, T) -> (B, T, d_model)"""
-        tok = self.embedding(ids) * math.sqrt(self.cfg.d_model)  # (B, T, d_model)
+        embedding = self.source_embedding if stack == "encoder" else self.embedding
+        tok = embedding(ids)                                       # (B, T, d_model)
+        if self.cfg.scale_embedding:
+            tok = tok * math.sqrt(self.cfg.d_model)
         pos = self.positions(start, ids.size(1))                  # (T, d_model)
         x = tok + pos
         if probe is not None and probe.full:
@@ -138,7 +168,8 @@ class Transformer(nn.Module):
 
     def generator(self, x: torch.Tensor) -> torch.Tensor:
         """Pre-softmax projection, sharing the embedding matrix.  (B, T, d_model) -> (B, T, V)"""
-        return x @ self.embedding.weight.t()
+        logits = x @ self.output_weight.t()
+        return logits + self.logits_bias if self.cfg.logits_bias else logits
 
     def forward(self, src: torch.Tensor, tgt_in: torch.Tensor, probe: Probe | None = None) -> torch.Tensor:
         """src: (B, S), tgt_in: (B, T) -> logits (B, T, V)"""

@@ -2,6 +2,8 @@
 
 PE(pos, 2i)   = sin(pos / 10000^(2i/d_model))
 PE(pos, 2i+1) = cos(pos / 10000^(2i/d_model))
+
+(Marian and fairseq lay the same waves out in halves: the d_model/2 sines first, then the cosines.)
 """
 import math
 
@@ -28,9 +30,17 @@ def sinusoids(positions: torch.Tensor, d_model: int) -> torch.Tensor:
     return pe
 
 
-def sinusoidal_encoding(max_len: int, d_model: int) -> torch.Tensor:
-    """The table PE, one row per position.  -> (max_len, d_model), float32."""
-    return sinusoids(torch.arange(max_len), d_model).float()
+def sinusoidal_encoding(max_len: int, d_model: int, layout: str = "interleaved") -> torch.Tensor:
+    """The table PE, one row per position.  -> (max_len, d_model), float32.
+
+    layout "interleaved": (sin, cos) in dims (2i, 2i+1), as above; "halves": sin in dims i, cos in d_model/2 + i.
+    """
+    pe = sinusoids(torch.arange(max_len), d_model)
+    if layout == "halves":
+        pe = torch.cat([pe[:, 0::2], pe[:, 1::2]], dim=1)
+    elif layout != "interleaved":
+        raise ValueError(f"unknown sinusoid layout: {layout!r}")
+    return pe.float()
 
 
 def rotation_matrix(k: int, d_model: int) -> torch.Tensor:
