@@ -2,7 +2,8 @@
 
 Loading validates everything and raises CheckpointError with a clear message on each fault.
 The same folder works with the Hugging Face Hub: see hub.py (save_pretrained / from_pretrained / push_to_hub).
-Weights are only ever read with safetensors: nothing is unpickled.
+Weights are only ever read with safetensors: nothing is unpickled.  A Hugging Face Marian folder (config.json
+with model_type "marian") is read by marian.py into the same model; other Hugging Face models are refused.
 """
 from __future__ import annotations
 
@@ -122,6 +123,12 @@ def load_checkpoint(folder: str | Path) -> Checkpoint:
     folder = Path(folder)
     if not folder.is_dir():
         raise CheckpointError(f"checkpoint folder not found: {folder}")
+    from . import marian    # (marian imports this module)
+    model_type = marian.hf_model_type(folder / CONFIG)
+    if model_type is not None:
+        if model_type != "marian":
+            raise marian.unsupported(model_type)
+        return marian.load_marian(folder)
     missing = [f for f in REQUIRED if not (folder / f).is_file()]
     if missing:
         raise CheckpointError(f"checkpoint is missing {', '.join(missing)} (a checkpoint holds {', '.join(REQUIRED)})")

@@ -50,6 +50,7 @@ class Tokenizer:
     """A SentencePiece processor that normalizes its input and knows the special ids."""
 
     pad_id, unk_id, bos_id, eos_id = PAD_ID, UNK_ID, BOS_ID, EOS_ID  # checked in __init__
+    source_bos = True              # the encoder's input is BOS + pieces + EOS (Marian's: pieces + EOS)
 
     def __init__(self, sp: spm.SentencePieceProcessor):
         ids = (sp.pad_id(), sp.unk_id(), sp.bos_id(), sp.eos_id())

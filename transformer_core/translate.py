@@ -28,10 +28,12 @@ class Translation:
 
 
 def source_ids(tokenizer: Tokenizer, text: str, max_len: int) -> tuple[list[int], bool]:
-    """BOS + pieces + EOS, cut to max_len tokens.  Returns (ids, whether it was cut)."""
+    """BOS + pieces + EOS (no BOS where tokenizer.source_bos is False), cut to max_len tokens.
+    Returns (ids, whether it was cut)."""
     ids = tokenizer.encode(text)
-    truncated = len(ids) > max_len - 2
-    return [tokenizer.bos_id, *ids[:max_len - 2], tokenizer.eos_id], truncated
+    head = [tokenizer.bos_id] if tokenizer.source_bos else []
+    room = max_len - len(head) - 1
+    return [*head, *ids[:room], tokenizer.eos_id], len(ids) > room
 
 
 def translate(ckpt: Checkpoint, text: str, beam: int = 4, alpha: float = 0.6, trace: bool = False,

@@ -1,0 +1,332 @@
+"""Hugging Face Marian folders loaded into our Transformer agree with transformers' MarianMTModel.
+
+Tiny random Marian models (transformers, a test dependency only) with tiny SentencePiece models and a
+shared vocab.json are saved with save_pretrained and loaded with load_checkpoint.  In eval mode the
+encoder output, the logits and every attention weight agree to 1e-5, and greedy and beam-4 outputs
+equal generate's.  Nothing reaches the network.
+"""
+import io
+import json
+import pickle
+
+import huggingface_hub
+import pytest
+import sentencepiece as spm
+import torch
+
+from transformer_core.checkpoint import CONFIG, WEIGHTS, CheckpointError, load_checkpoint
+from transformer_core.decoding import beam_search, greedy_decode
+from transformer_core.marian import SOURCE_SPM, TARGET_SPM, TORCH_WEIGHTS, VOCAB
+from transformer_core.masks import make_src_mask
+from transformer_core.translate import source_ids, translate
+
+transformers = pytest.importorskip("transformers")
+
+pytestmark = pytest.mark.usefixtures("one_thread")
+
+TOL = 1e-5
+MAX_LENGTH = 16          # generate's max_length: the start token and up to 15 more
+ALPHA = 1.0              # generate's default length_penalty
+SENTENCES = ["the cat sees the house.", "the woman likes the apple.", "the child hears the dog.",
+             "the dog finds Ωmega the car."]   # Ω: no piece of source.spm, so <unk>
+
+# (encoder layers, decoder layers, d_model, heads, activation, share_encoder_decoder_embeddings,
+#  tie_word_embeddings, scale_embedding)
+CONFIGS = {
+    "1+1-swish-tied": (1, 1, 16, 2, "swish", True, True, True),
+    "2+2-gelu-untied-output": (2, 2, 32, 4, "gelu", True, False, True),
+    "2+1-relu-own-source-embedding": (2, 1, 24, 4, "relu", False, True, False),
+    "1+2-swish-all-untied": (1, 2, 32, 2, "swish", False, False, True),
+}
+
+
+@pytest.fixture(autouse=True)
+def offline(monkeypatch):
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_OFFLINE", True)
+
+
+def _spm(sentences, vocab_size) -> bytes:
+    out = io.BytesIO()
+    spm.SentencePieceTrainer.train(sentence_iterator=iter(sentences), model_writer=out, vocab_size=vocab_size,
+                                   hard_vocab_limit=False, model_type="unigram", num_threads=1, minloglevel=2)
+    return out.getvalue()
+
+
+@pytest.fixture(scope="module")
+def vocabulary(tmp_path_factory, toy_pairs):
+    """source.spm (English), target.spm (German) and one vocab.json for both, as Marian's tools make them:
+    </s> 0, <unk> 1, the pieces of both models, <pad> last.  One source piece is left out of vocab.json,
+    so it becomes <unk>."""
+    folder = tmp_path_factory.mktemp("marian_vocab")
+    pieces = ["</s>", "<unk>"]
+    for name, side in ((SOURCE_SPM, 0), (TARGET_SPM, 1)):
+        data = _spm([pair[side] for pair in toy_pairs], 48)
+        (folder / name).write_bytes(data)
+        sp = spm.SentencePieceProcessor(model_proto=data)
+        pieces += [p for p in (sp.id_to_piece(i) for i in range(3, sp.vocab_size())) if p not in pieces]
+    pieces.remove("ar")
+    vocab = {p: i for i, p in enumerate(pieces + ["<pad>"])}
+    (folder / VOCAB).write_text(json.dumps(vocab, ensure_ascii=False))
+    return folder, vocab
+
+
+LAST_NORM, EMBEDDING_STD, EOS_BIAS, BIAS_STD = 0.5, 0.5, 1.0, 0.5
+
+
+def _randomize(model, n_decoder_layers):
+    """Weights far from transformers' init, so that no two logits are near a tie."""
+    with torch.no_grad():
+        for name, p in model.named_parameters():
+            if "layer_norm.weight" in name:   # the last one smaller: flatter logits, so beams compete
+                last = name.startswith(f"model.decoder.layers.{n_decoder_layers - 1}.final_layer_norm")
+                p.copy_((LAST_NORM if last else 1.0) + 0.2 * torch.randn_like(p))
+            else:
+                std = EMBEDDING_STD if "embed_tokens" in name or "shared" in name or "lm_head" in name else 0.3
+                p.copy_(std * torch.randn_like(p))
+        model.final_logits_bias.normal_(0, BIAS_STD)
+        model.final_logits_bias[0, 0] += EOS_BIAS     # </s> now and then
+
+
+def _marian(folder, vocabulary, spec, seed=0):
+    """A random MarianMTModel saved into folder with the vocabulary; -> the model in eval mode."""
+    vocab_folder, vocab = vocabulary
+    enc, dec, d_model, heads, act, share, tie, scale = spec
+    pad = len(vocab) - 1
+    cfg = transformers.MarianConfig(
+        vocab_size=len(vocab), decoder_vocab_size=len(vocab), d_model=d_model, encoder_layers=enc,
+        decoder_layers=dec, encoder_attention_heads=heads, decoder_attention_heads=heads,
+        encoder_ffn_dim=2 * d_model, decoder_ffn_dim=2 * d_model, activation_function=act,
+        max_position_embeddings=64, pad_token_id=pad, eos_token_id=0, decoder_start_token_id=pad,
+        forced_eos_token_id=None, share_encoder_decoder_embeddings=share, tie_word_embeddings=tie,
+        scale_embedding=scale)
+    torch.manual_seed(seed)
+    model = transformers.MarianMTModel(cfg).eval()
+    _randomize(model, dec)
+    model.save_pretrained(folder)
+    for name in (SOURCE_SPM, TARGET_SPM, VOCAB):
+        (folder / name).write_bytes((vocab_folder / name).read_bytes())
+    return transformers.MarianMTModel.from_pretrained(folder, attn_implementation="eager").eval()
+
+
+@pytest.fixture(scope="module", params=list(CONFIGS))
+def pair(request, tmp_path_factory, vocabulary):
+    """(our Checkpoint, transformers' model) for one config."""
+    out = tmp_path_factory.mktemp(request.param)
+    hf = _marian(out, vocabulary, CONFIGS[request.param])
+    return load_checkpoint(out), hf
+
+
+def _max_diff(a, b) -> float:
+    return float((a.double() - b.double()).abs().max())
+
+
+def test_config_maps_onto_ours(pair):
+    ckpt, hf = pair
+    c, h = ckpt.config, hf.config
+    assert (c.n_encoder_layers, c.n_decoder_layers, c.d_model, c.n_heads, c.d_ff) == (
+        h.encoder_layers, h.decoder_layers, h.d_model, h.encoder_attention_heads, h.encoder_ffn_dim)
+    assert c.activation == h.activation_function and c.sinusoid_layout == "halves" and c.logits_bias
+    assert (c.pad_id, c.eos_id, c.bos_id) == (h.pad_token_id, h.eos_token_id, h.decoder_start_token_id)
+    src_shared = torch.equal(hf.model.encoder.embed_tokens.weight, hf.model.decoder.embed_tokens.weight)
+    assert c.share_src_embedding == src_shared
+    assert c.tie_output == torch.equal(hf.lm_head.weight, hf.model.decoder.embed_tokens.weight)
+    assert c.scale_embedding == h.scale_embedding and c.max_len == h.max_position_embeddings
+
+
+def test_tokenizer_matches_marian_tokenizer(pair, vocabulary):
+    ckpt, _ = pair
+    folder, _ = vocabulary
+    with pytest.warns(UserWarning, match="sacremoses") if not _has_sacremoses() else _nothing():
+        hf_tok = transformers.MarianTokenizer(vocab=str(folder / VOCAB), source_spm=str(folder / SOURCE_SPM),
+                                              target_spm=str(folder / TARGET_SPM))
+    for text in SENTENCES:
+        ids, cut = source_ids(ckpt.tokenizer, text, ckpt.config.max_len)
+        assert ids == hf_tok(text).input_ids and not cut
+    assert ckpt.tokenizer.unk_id in source_ids(ckpt.tokenizer, SENTENCES[2], 64)[0]  # "ar" (of hears) is not in vocab.json
+    target = hf_tok(text_target="die katze sieht das haus.").input_ids
+    assert ckpt.tokenizer.decode(target) == hf_tok.decode(target, skip_special_tokens=True,
+                                                         use_source_tokenizer=False) == "die katze sieht das haus."
+
+
+def _has_sacremoses() -> bool:
+    try:
+        import sacremoses  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+class _nothing:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+def _batch(ckpt):
+    """Two sources, the second padded, and a decoder input: the start token <pad> and target pieces."""
+    srcs = [source_ids(ckpt.tokenizer, s, ckpt.config.max_len)[0] for s in SENTENCES[:2]]
+    srcs[1] = srcs[1][:4]
+    srcs[1][-1] = ckpt.config.eos_id
+    width = max(map(len, srcs))
+    src = torch.tensor([s + [ckpt.config.pad_id] * (width - len(s)) for s in srcs])
+    torch.manual_seed(1)
+    tgt_in = torch.randint(1, ckpt.config.vocab_size - 1, (2, 7))
+    tgt_in[:, 0] = ckpt.config.bos_id
+    return src, tgt_in
+
+
+@torch.no_grad()
+def test_encoder_logits_and_attention_agree(pair):
+    ckpt, hf = pair
+    model, cfg = ckpt.model, ckpt.config
+    src, tgt_in = _batch(ckpt)
+    attention_mask = (src != cfg.pad_id).long()
+    ref = hf(input_ids=src, attention_mask=attention_mask, decoder_input_ids=tgt_in, output_attentions=True)
+    memory = model.encode(src, make_src_mask(src, cfg.pad_id))
+    logits, probe = model.trace(src, tgt_in)
+    diffs = {"encoder": _max_diff(memory, ref.encoder_last_hidden_state), "logits": _max_diff(logits, ref.logits)}
+    for kind, theirs in (("enc_self", ref.encoder_attentions), ("dec_self", ref.decoder_attentions),
+                         ("cross", ref.cross_attentions)):
+        ours = probe.all_weights(kind)
+        assert len(ours) == len(theirs)
+        diffs[kind] = max(_max_diff(o, t) for o, t in zip(ours, theirs))
+    print(f"max |ours - transformers|: {diffs}")
+    assert all(d < TOL for d in diffs.values()), diffs
+
+
+@pytest.mark.parametrize("beams", [1, 4])
+def test_greedy_and_beam_equal_generate(pair, beams):
+    ckpt, hf = pair
+    cfg = ckpt.config
+    outputs = []
+    for text in SENTENCES:
+        src, _ = source_ids(ckpt.tokenizer, text, cfg.max_len)
+        ref = hf.generate(input_ids=torch.tensor([src]), num_beams=beams, do_sample=False, max_length=MAX_LENGTH,
+                          length_penalty=ALPHA, early_stopping=True, bad_words_ids=[[cfg.pad_id]],
+                          renormalize_logits=True)[0].tolist()
+        assert ref[0] == cfg.bos_id
+        expected = [t for t in ref[1:] if t not in (cfg.eos_id, cfg.pad_id)]
+        if beams == 1:
+            ours = greedy_decode(ckpt.model, src, max_len=MAX_LENGTH - 1)
+        else:
+            ours = beam_search(ckpt.model, src, beam=beams, alpha=ALPHA, max_len=MAX_LENGTH - 1, penalty="hf")
+        assert ours.ids == expected, text
+        outputs.append(expected)
+    assert any(outputs)
+
+
+def test_beam_and_eos_cases_are_exercised(pair):
+    """The random weights give beams that differ from greedy, and outputs that end with </s> early."""
+    ckpt, _ = pair
+    if not ckpt.path.name.startswith("1+1-swish-tied"):
+        pytest.skip("checked on one config")
+    srcs = [source_ids(ckpt.tokenizer, text, ckpt.config.max_len)[0] for text in SENTENCES]
+    greedy = [greedy_decode(ckpt.model, s, max_len=MAX_LENGTH - 1).ids for s in srcs]
+    beam = [beam_search(ckpt.model, s, beam=4, alpha=ALPHA, max_len=MAX_LENGTH - 1, penalty="hf").ids for s in srcs]
+    assert greedy != beam
+    assert any(0 < len(ids) < MAX_LENGTH - 1 for ids in greedy + beam)
+
+
+def test_translate_runs_on_a_marian_checkpoint(pair):
+    ckpt, _ = pair
+    out = translate(ckpt, SENTENCES[0], beam=1, trace=True)
+    assert out.src_ids[0] != ckpt.config.bos_id and out.src_ids[-1] == ckpt.config.eos_id
+    assert out.text == ckpt.tokenizer.decode(out.out_ids)
+    assert len(out.decoded.steps) >= len(out.out_ids)
+
+
+@torch.no_grad()
+def test_pytorch_model_bin_loads_the_same(pair, tmp_path):
+    ckpt, hf = pair
+    folder = ckpt.path
+    bin_folder = tmp_path / "bin"
+    bin_folder.mkdir()
+    for name in (CONFIG, SOURCE_SPM, TARGET_SPM, VOCAB):
+        (bin_folder / name).write_bytes((folder / name).read_bytes())
+    torch.save(hf.state_dict(), bin_folder / TORCH_WEIGHTS)
+    other = load_checkpoint(bin_folder)
+    src, tgt_in = _batch(ckpt)
+    assert torch.equal(other.model(src, tgt_in), ckpt.model(src, tgt_in))
+    assert other.config == ckpt.config
+
+
+# --- what is refused ---------------------------------------------------------------------------
+
+class _Payload:
+    """Unpickling this calls open(path, "w"): it creates a file.  It must never be unpickled."""
+
+    def __init__(self, path):
+        self.path = path
+
+    def __reduce__(self):
+        return open, (str(self.path), "w")
+
+
+@pytest.fixture
+def marian_folder(tmp_path, vocabulary):
+    out = tmp_path / "marian"
+    _marian(out, vocabulary, CONFIGS["1+1-swish-tied"])
+    return out
+
+
+@pytest.mark.filterwarnings("ignore:Detected pickle protocol")
+@pytest.mark.parametrize("as_zip", [False, True])
+def test_malicious_pytorch_model_bin_is_never_unpickled(marian_folder, tmp_path, as_zip):
+    proof = tmp_path / "proof_the_payload_works"
+    pickle.loads(pickle.dumps(_Payload(proof))).close()   # the bait is real ...
+    assert proof.exists()
+    marker = tmp_path / "pwned"
+    (marian_folder / WEIGHTS).unlink()
+    if as_zip:        # torch.save's zip format, as a real pytorch_model.bin
+        torch.save({"model.shared.weight": _Payload(marker)}, marian_folder / TORCH_WEIGHTS)
+    else:
+        (marian_folder / TORCH_WEIGHTS).write_bytes(pickle.dumps(_Payload(marker)))
+    with pytest.raises(CheckpointError, match=f"^{TORCH_WEIGHTS} cannot be read as plain tensors "
+                                              r"\(torch.load with weights_only=True: "):
+        load_checkpoint(marian_folder)
+    assert not marker.exists()                             # ... but the loader never bites
+
+
+@pytest.mark.parametrize("model_type, named", [
+    ("t5", "T5's relative position buckets"),
+    ("bart", "BART's learned positions"),
+    ("bert", "an architecture this model does not have"),
+])
+def test_other_hugging_face_models_are_refused_by_name(tmp_path, model_type, named):
+    (tmp_path / CONFIG).write_text(json.dumps({"model_type": model_type, "d_model": 16}))
+    with pytest.raises(CheckpointError) as info:
+        load_checkpoint(tmp_path)
+    message = str(info.value)
+    assert message.startswith(f"{CONFIG}: Hugging Face model_type '{model_type}' is not supported ({named}")
+    assert message.endswith("only Marian (model_type 'marian') checkpoints can be loaded")
+
+
+def test_t5_saved_by_transformers_is_refused(tmp_path):
+    cfg = transformers.T5Config(vocab_size=32, d_model=16, d_kv=8, d_ff=32, num_layers=1, num_heads=2)
+    cfg.save_pretrained(tmp_path)
+    with pytest.raises(CheckpointError, match="T5's relative position buckets"):
+        load_checkpoint(tmp_path)
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"activation_function": "gelu_new"}, "activation_function 'gelu_new' is not supported"),
+    ({"decoder_vocab_size": 7}, "a target vocabulary of its own"),
+    ({"decoder_ffn_dim": 8}, "encoder_ffn_dim (32) and decoder_ffn_dim (8) differ"),
+])
+def test_marian_options_we_lack_are_named(marian_folder, change, message):
+    data = json.loads((marian_folder / CONFIG).read_text())
+    data.update(change)
+    (marian_folder / CONFIG).write_text(json.dumps(data))
+    with pytest.raises(CheckpointError) as info:
+        load_checkpoint(marian_folder)
+    assert message in str(info.value)
+
+
+@pytest.mark.parametrize("name", [SOURCE_SPM, TARGET_SPM, VOCAB])
+def test_missing_marian_file(marian_folder, name):
+    (marian_folder / name).unlink()
+    with pytest.raises(CheckpointError, match=f"^Marian checkpoint is missing {name} "):
+        load_checkpoint(marian_folder)

@@ -1,0 +1,277 @@
+"""Hugging Face Marian checkpoints (MarianMT, e.g. Helsinki-NLP/opus-mt-en-de) as this project's Transformer.
+
+A Marian folder holds config.json (model_type "marian"), model.safetensors (or pytorch_model.bin, read
+with torch.load(weights_only=True): no code is unpickled), source.spm, target.spm and vocab.json.
+It is read with json, safetensors and sentencepiece alone: transformers is not needed.
+
+Marian is the paper's model (post-norm, biases in every projection, LayerNorm ε = 1e-5, q·kᵀ / √d_k)
+with these differences, each a ModelConfig option:
+  * the FFN's activation: swish (SiLU) in OPUS-MT, or GELU / ReLU (activation)
+  * the sinusoids in halves: the d_model/2 sines first, then the cosines (sinusoid_layout "halves")
+  * final_logits_bias added to the logits (logits_bias)
+  * embeddings that may be untied: the encoder's (share_src_embedding), the output's (tie_output)
+  * the decoder starts with <pad> (decoder_start_token_id): bos_id is that id here.
+Text: source text -> source.spm pieces -> ids through vocab.json (a piece it lacks -> <unk>) + </s>, no BOS;
+output ids -> pieces through vocab.json -> target.spm's decode_pieces.
+"""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import sentencepiece as spm
+import torch
+
+from .checkpoint import CARD, CONFIG, WEIGHTS, Checkpoint, CheckpointError, _check_state, _read_weights
+from .config import ConfigError, ModelConfig
+from .model import Transformer
+from .positional import sinusoidal_encoding
+
+VOCAB, SOURCE_SPM, TARGET_SPM = "vocab.json", "source.spm", "target.spm"
+TORCH_WEIGHTS = "pytorch_model.bin"       # the older format: a torch.save zip, read with weights_only=True
+README = "README.md"                      # the Hub's model card
+FILES = (VOCAB, SOURCE_SPM, TARGET_SPM, TORCH_WEIGHTS, README, "tokenizer_config.json")
+ACTIVATIONS = {"swish": "swish", "silu": "swish", "gelu": "gelu", "relu": "relu"}  # Hugging Face's -> ours
+LANGUAGE_CODE = re.compile(r"^>>[^<>\s]+<<")  # multilingual targets: ">>fra<< text" picks the output language
+
+# What other Hugging Face architectures have that this model has not.
+UNSUPPORTED = {
+    "t5": "T5's relative position buckets (no absolute positions) and its RMSNorm without bias",
+    "mt5": "mT5's relative position buckets (no absolute positions) and its gated-GELU FFN",
+    "bart": "BART's learned positions (offset by 2) and its LayerNorm on the embeddings",
+    "mbart": "mBART's pre-norm layers, learned positions and LayerNorm on the embeddings",
+    "m2m_100": "M2M-100's pre-norm layers",
+    "nllb-moe": "NLLB-MoE's mixture-of-experts FFN",
+    "pegasus": "Pegasus's pre-norm layers",
+    "fsmt": "FSMT's separate source and target vocabularies",
+}
+
+
+def hf_model_type(config_path: Path) -> str | None:
+    """config.json's model_type (a Hugging Face config), or None (this project's own config, or no JSON)."""
+    try:
+        data = json.loads(config_path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return None
+    return data.get("model_type") if isinstance(data, dict) else None
+
+
+def unsupported(model_type) -> CheckpointError:
+    what = UNSUPPORTED.get(model_type, "an architecture this model does not have")
+    return CheckpointError(f"{CONFIG}: Hugging Face model_type {model_type!r} is not supported ({what}); "
+                           "only Marian (model_type 'marian') checkpoints can be loaded")
+
+
+class MarianTokenizer:
+    """Marian's text <-> ids: two SentencePiece models (source, target) and one vocabulary (vocab.json).
+
+    The same interface as tokenizer.Tokenizer; text is not normalized (Marian's own Moses punctuation
+    normalizer is optional in transformers too)."""
+
+    source_bos = False                     # the source is pieces + </s>
+
+    def __init__(self, source: spm.SentencePieceProcessor, target: spm.SentencePieceProcessor,
+                 vocab: dict[str, int], pad_id: int, eos_id: int, bos_id: int):
+        self.source, self.target, self.vocab = source, target, vocab
+        self.by_id = {i: piece for piece, i in vocab.items()}
+        self.pad_id, self.eos_id, self.bos_id, self.unk_id = pad_id, eos_id, bos_id, vocab["<unk>"]
+
+    @property
+    def vocab_size(self) -> int:
+        return len(self.vocab)
+
+    def encode(self, text: str, sample_alpha: float | None = None) -> list[int]:
+        """Source text -> ids, without </s>: a leading >>lang<< code is one token, the rest source.spm's pieces."""
+        text = " ".join(text.split())
+        code = LANGUAGE_CODE.match(text)
+        pieces = [code.group()] if code else []
+        rest = text[code.end():] if code else text
+        if sample_alpha is None:
+            pieces += self.source.encode(rest, out_type=str)
+        else:
+            pieces += self.source.encode(rest, out_type=str, enable_sampling=True, alpha=sample_alpha, nbest_size=-1)
+        return [self.vocab.get(p, self.unk_id) for p in pieces]
+
+    def decode(self, ids) -> str:
+        """Output ids -> text with target.spm; <pad> and </s> are skipped."""
+        skip = (self.pad_id, self.eos_id, self.bos_id)
+        return self.target.decode_pieces([self.by_id[int(i)] for i in ids if int(i) not in skip])
+
+    def id_to_piece(self, id_: int) -> str:
+        return self.by_id[int(id_)]
+
+    def piece_to_id(self, piece: str) -> int | None:
+        return self.vocab.get(piece)
+
+    def pieces(self, ids) -> list[str]:
+        return [self.id_to_piece(i) for i in ids]
+
+
+def _read_json(path: Path) -> dict:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as err:
+        raise CheckpointError(f"{path.name} is not valid JSON: {err}") from None
+    if not isinstance(data, dict):
+        raise CheckpointError(f"{path.name} must hold a JSON object")
+    return data
+
+
+def _spm(path: Path) -> spm.SentencePieceProcessor:
+    sp = spm.SentencePieceProcessor()
+    try:
+        sp.LoadFromSerializedProto(path.read_bytes())
+    except (RuntimeError, OSError, TypeError) as err:
+        raise CheckpointError(f"{path.name}: not a SentencePiece model: {err}") from None
+    return sp
+
+
+def read_vocab(folder: Path) -> dict[str, int]:
+    vocab = _read_json(folder / VOCAB)
+    if sorted(vocab.values()) != list(range(len(vocab))) or "<unk>" not in vocab:
+        raise CheckpointError(f"{VOCAB} must map pieces to the ids 0 … n−1, <unk> among them")
+    if (folder / "target_vocab.json").is_file():
+        raise CheckpointError("separate source and target vocabularies (target_vocab.json) are not supported")
+    return vocab
+
+
+def marian_config(hf: dict, languages: tuple[str, str], unk_id: int) -> ModelConfig:
+    """Marian's config.json -> ModelConfig (the embedding ties are read off the weights: marian_state)."""
+    def same(a: str, b: str):
+        if hf.get(a) != hf.get(b):
+            raise CheckpointError(f"{CONFIG}: {a} ({hf.get(a)}) and {b} ({hf.get(b)}) differ; "
+                                  "this model has one value for both")
+        return hf.get(a)
+    activation = hf.get("activation_function", "gelu")
+    if activation not in ACTIVATIONS:
+        raise CheckpointError(f"{CONFIG}: activation_function {activation!r} is not supported "
+                              f"(only {', '.join(ACTIVATIONS)})")
+    vocab_size = hf.get("vocab_size")
+    if hf.get("decoder_vocab_size") not in (None, vocab_size):
+        raise CheckpointError(f"{CONFIG}: a target vocabulary of its own (decoder_vocab_size "
+                              f"{hf['decoder_vocab_size']} ≠ vocab_size {vocab_size}) is not supported")
+    if hf.get("decoder_start_token_id") != hf.get("pad_token_id"):
+        raise CheckpointError(f"{CONFIG}: decoder_start_token_id must be pad_token_id, as in Marian")
+    try:
+        return ModelConfig(
+            vocab_size=vocab_size, d_model=hf.get("d_model"),
+            n_heads=same("encoder_attention_heads", "decoder_attention_heads"),
+            n_encoder_layers=hf.get("encoder_layers"), n_decoder_layers=hf.get("decoder_layers"),
+            d_ff=same("encoder_ffn_dim", "decoder_ffn_dim"), dropout=hf.get("dropout", 0.1),
+            max_len=hf.get("max_position_embeddings"), positional="sinusoidal", sinusoid_layout="halves",
+            activation=ACTIVATIONS[activation], scale_embedding=bool(hf.get("scale_embedding", False)),
+            pad_id=hf.get("pad_token_id"), unk_id=unk_id, bos_id=hf.get("decoder_start_token_id"),
+            eos_id=hf.get("eos_token_id"), src_lang=languages[0], tgt_lang=languages[1]).validate()
+    except (ConfigError, TypeError) as err:
+        raise CheckpointError(f"{CONFIG}: {err}") from None
+
+
+# Our parameter names -> Marian's, within one layer ("encoder.0." -> "model.encoder.layers.0.")
+SUBLAYERS = {"self_attn": "self_attn", "cross_attn": "encoder_attn", "ffn.linear1": "fc1", "ffn.linear2": "fc2"}
+PROJECTIONS = {"w_q": "q_proj", "w_k": "k_proj", "w_v": "v_proj", "w_o": "out_proj"}
+NORMS = {"encoder": {"add_norm1": "self_attn_layer_norm", "add_norm2": "final_layer_norm"},
+         "decoder": {"add_norm1": "self_attn_layer_norm", "add_norm2": "encoder_attn_layer_norm",
+                     "add_norm3": "final_layer_norm"}}
+
+
+def marian_name(ours: str) -> str:
+    """encoder.0.self_attn.w_q.weight -> model.encoder.layers.0.self_attn.q_proj.weight"""
+    stack, i, rest = ours.split(".", 2)
+    module, param = rest.rsplit(".", 1)
+    if module.startswith("add_norm"):
+        module = NORMS[stack][module.removesuffix(".norm")]
+    elif module.startswith("ffn."):
+        module = SUBLAYERS[module]
+    else:
+        attn, proj = module.split(".")
+        module = f"{SUBLAYERS[attn]}.{PROJECTIONS[proj]}"
+    return f"model.{stack}.layers.{i}.{module}.{param}"
+
+
+def read_weights(folder: Path) -> tuple[dict[str, torch.Tensor], str]:
+    """model.safetensors, or else pytorch_model.bin unpickled with weights_only=True.  -> (state, file name)"""
+    if (folder / WEIGHTS).is_file():
+        return _read_weights(folder / WEIGHTS), WEIGHTS
+    if not (folder / TORCH_WEIGHTS).is_file():
+        raise CheckpointError(f"a Marian checkpoint needs {WEIGHTS} or {TORCH_WEIGHTS}")
+    try:
+        state = torch.load(folder / TORCH_WEIGHTS, map_location="cpu", weights_only=True)
+    except Exception as err:  # noqa: BLE001 - any fault of an untrusted file is the file's
+        raise CheckpointError(f"{TORCH_WEIGHTS} cannot be read as plain tensors "
+                              f"(torch.load with weights_only=True: {type(err).__name__})") from None
+    if not isinstance(state, dict) or not all(isinstance(k, str) and isinstance(v, torch.Tensor)
+                                              for k, v in state.items()):
+        raise CheckpointError(f"{TORCH_WEIGHTS} must hold a dict of named tensors")
+    return state, TORCH_WEIGHTS
+
+
+def marian_state(state: dict[str, torch.Tensor], cfg: ModelConfig, file: str) -> tuple[ModelConfig, dict]:
+    """Marian's tensors -> (cfg with the embedding ties the weights show, our state dict)."""
+    state = {k: v.float() if v.is_floating_point() else v for k, v in state.items()}
+    shared = state.pop("model.shared.weight", None)
+    source = state.pop("model.encoder.embed_tokens.weight", shared)
+    target = state.pop("model.decoder.embed_tokens.weight", shared)
+    output = state.pop("lm_head.weight", target)
+    if source is None or target is None:
+        raise CheckpointError(f"{file} lacks the token embeddings (model.shared.weight)")
+    bias = state.pop("final_logits_bias", None)
+    for stack in ("encoder", "decoder"):     # older files keep the sinusoids: they must be ours
+        table = state.pop(f"model.{stack}.embed_positions.weight", None)
+        if table is not None and (table.shape != (cfg.max_len, cfg.d_model) or
+                                  (table - sinusoidal_encoding(cfg.max_len, cfg.d_model, "halves")).abs().max() > 1e-4):
+            raise CheckpointError(f"{file}: model.{stack}.embed_positions.weight is not Marian's sinusoid table")
+    cfg = ModelConfig(**{**vars(cfg), "share_src_embedding": bool(torch.equal(source, target)),
+                         "tie_output": bool(torch.equal(output, target)), "logits_bias": bias is not None})
+    ours = {"embedding.weight": target}
+    if not cfg.share_src_embedding:
+        ours["src_embedding.weight"] = source
+    if not cfg.tie_output:
+        ours["output.weight"] = output
+    if bias is not None:
+        ours["logits_bias"] = bias.reshape(-1)
+    for name in Transformer(cfg).state_dict():
+        if name.startswith(("encoder.", "decoder.")):
+            key = marian_name(name)
+            if key not in state:
+                raise CheckpointError(f"{file} lacks the tensor {key}")
+            ours[name] = state.pop(key)
+    if state:
+        raise CheckpointError(f"{file} has tensors a Marian model does not: {', '.join(sorted(state)[:5])}")
+    return cfg, ours
+
+
+def load_marian(folder: Path) -> Checkpoint:
+    """A Hugging Face Marian folder -> Checkpoint, the model in eval mode on the CPU."""
+    hf = _read_json(folder / CONFIG)
+    if hf.get("model_type") != "marian":
+        raise unsupported(hf.get("model_type"))
+    missing = [f for f in (VOCAB, SOURCE_SPM, TARGET_SPM) if not (folder / f).is_file()]
+    if missing:
+        raise CheckpointError(f"Marian checkpoint is missing {', '.join(missing)} (it holds {CONFIG}, "
+                              f"{WEIGHTS} or {TORCH_WEIGHTS}, {SOURCE_SPM}, {TARGET_SPM}, {VOCAB})")
+    tok_config = _read_json(folder / "tokenizer_config.json") if (folder / "tokenizer_config.json").is_file() else {}
+    languages = (str(tok_config.get("source_lang") or "src"), str(tok_config.get("target_lang") or "tgt"))
+    vocab = read_vocab(folder)
+    cfg = marian_config(hf, languages, vocab["<unk>"])
+    if len(vocab) != cfg.vocab_size:
+        raise CheckpointError(f"vocabulary mismatch: {VOCAB} has {len(vocab)} pieces, "
+                              f"{CONFIG} says vocab_size = {cfg.vocab_size}")
+    if (vocab.get("<pad>"), vocab.get("</s>")) != (cfg.pad_id, cfg.eos_id):
+        raise CheckpointError(f"vocabulary mismatch: {CONFIG}'s pad_token_id and eos_token_id must be "
+                              f"<pad> and </s> of {VOCAB}")
+    tokenizer = MarianTokenizer(_spm(folder / SOURCE_SPM), _spm(folder / TARGET_SPM), vocab,
+                                cfg.pad_id, cfg.eos_id, cfg.bos_id)
+    state, file = read_weights(folder)
+    cfg, state = marian_state(state, cfg, file)
+    model = Transformer(cfg)
+    try:
+        _check_state(state, model)
+    except CheckpointError as err:
+        raise CheckpointError(str(err).replace(WEIGHTS, file)) from None
+    model.load_state_dict(state)
+    model.eval()
+    card = (folder / README).read_text(encoding="utf-8", errors="replace") if (folder / README).is_file() else ""
+    if not card and (folder / CARD).is_file():
+        card = (folder / CARD).read_text(encoding="utf-8", errors="replace")
+    return Checkpoint(folder, cfg, model, tokenizer, card)
