@@ -330,3 +330,72 @@ def test_missing_marian_file(marian_folder, name):
     (marian_folder / name).unlink()
     with pytest.raises(CheckpointError, match=f"^Marian checkpoint is missing {name} "):
         load_checkpoint(marian_folder)
+
+
+# --- an upload, the Hugging Face cache ---------------------------------------------------------
+
+COMMIT = "0123456789abcdef0123456789abcdef01234567"
+
+
+@torch.no_grad()
+def test_an_uploaded_marian_folder_loads(marian_folder, tmp_path):
+    from transformer_core.upload import load_upload
+
+    files = [marian_folder / n for n in (CONFIG, WEIGHTS, SOURCE_SPM, TARGET_SPM, VOCAB)]
+    ckpt, staged = load_upload(files, tmp_path / "sessions")
+    reference = load_checkpoint(marian_folder)
+    assert ckpt.config == reference.config and staged.folder != marian_folder
+    src, tgt_in = _batch(ckpt)
+    assert torch.equal(ckpt.model(src, tgt_in), reference.model(src, tgt_in))
+
+
+def test_an_upload_lacking_a_marian_file_names_it(marian_folder, tmp_path):
+    from transformer_core.upload import UploadError, load_upload
+
+    with pytest.raises(UploadError, match=f"^the upload lacks {VOCAB} \\(a checkpoint holds {CONFIG}, {WEIGHTS}, "
+                                          f"{SOURCE_SPM}, {TARGET_SPM}, {VOCAB}\\)"):
+        load_upload([marian_folder / n for n in (CONFIG, WEIGHTS, SOURCE_SPM, TARGET_SPM)], tmp_path / "sessions")
+
+
+def test_an_uploaded_pytorch_model_bin_is_refused_unopened(marian_folder, tmp_path):
+    from transformer_core.upload import UploadError, load_upload
+
+    torch.save({}, marian_folder / TORCH_WEIGHTS)
+    with pytest.raises(UploadError, match=f"'{TORCH_WEIGHTS}' is a pickle-based file"):
+        load_upload([marian_folder / n for n in (CONFIG, TORCH_WEIGHTS, SOURCE_SPM, TARGET_SPM, VOCAB)],
+                    tmp_path / "sessions")
+
+
+def test_an_upload_describing_a_huge_marian_model_is_refused_before_building_it(marian_folder, tmp_path):
+    from transformer_core.upload import UploadError, load_upload
+
+    data = json.loads((marian_folder / CONFIG).read_text())
+    (marian_folder / CONFIG).write_text(json.dumps({**data, "d_model": 4096, "encoder_ffn_dim": 16384,
+                                                    "decoder_ffn_dim": 16384}))
+    with pytest.raises(UploadError, match="describes a model of .* parameters .* more than the"):
+        load_upload([marian_folder / n for n in (CONFIG, WEIGHTS, SOURCE_SPM, TARGET_SPM, VOCAB)], tmp_path / "s")
+
+
+@pytest.mark.parametrize("weights", [WEIGHTS, TORCH_WEIGHTS])
+def test_a_marian_repo_in_the_hugging_face_cache_loads(marian_folder, tmp_path, weights):
+    """models--Helsinki-NLP--opus-mt-tiny/snapshots/<commit>/: from_pretrained reads it offline."""
+    from transformer_core.hub import from_pretrained
+
+    repo = tmp_path / "hf_cache" / "models--Helsinki-NLP--opus-mt-tiny"
+    (repo / "refs").mkdir(parents=True)
+    (repo / "refs" / "main").write_text(COMMIT)
+    snap = repo / "snapshots" / COMMIT
+    snap.mkdir(parents=True)
+    for name in (CONFIG, SOURCE_SPM, TARGET_SPM, VOCAB):
+        (snap / name).write_bytes((marian_folder / name).read_bytes())
+    if weights == WEIGHTS:
+        (snap / WEIGHTS).write_bytes((marian_folder / WEIGHTS).read_bytes())
+    else:
+        torch.save(transformers.MarianMTModel.from_pretrained(marian_folder).state_dict(), snap / TORCH_WEIGHTS)
+    (snap / "README.md").write_text("# opus-mt-tiny\n")
+    ckpt = from_pretrained("Helsinki-NLP/opus-mt-tiny", cache_dir=tmp_path / "hf_cache", local_files_only=True)
+    reference = load_checkpoint(marian_folder)
+    assert ckpt.path == snap and ckpt.config == reference.config and ckpt.card == "# opus-mt-tiny\n"
+    src, tgt_in = _batch(ckpt)
+    with torch.no_grad():
+        assert torch.equal(ckpt.model(src, tgt_in), reference.model(src, tgt_in))

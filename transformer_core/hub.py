@@ -10,6 +10,9 @@ checkpoints/ so the app bundles it.
 
 A repo from the Hub is as untrusted as an upload: from_pretrained checks the file sizes before downloading
 (when online) and runs upload.check_folder before load_checkpoint.
+
+Hugging Face Marian repos (e.g. Helsinki-NLP/opus-mt-en-de, marian.py) load too: their pytorch_model.bin is
+fetched only when the repo has no model.safetensors, and read with torch.load(weights_only=True).
 """
 from __future__ import annotations
 
@@ -19,10 +22,12 @@ import shutil
 import sys
 from pathlib import Path
 
-from .checkpoint import FILES, Checkpoint, CheckpointError, load_checkpoint
+from . import marian
+from .checkpoint import FILES, WEIGHTS, Checkpoint, CheckpointError, load_checkpoint
 from .upload import UploadError, UploadLimits, load_checked, mb
 
 _TRUE = ("1", "true", "yes", "on")
+HUB_FILES = (*FILES, *marian.FILES, marian.TORCH_WEIGHTS)   # a checkpoint's files, ours or Marian's
 
 
 def offline_env(environ=None) -> bool:
@@ -43,16 +48,19 @@ def cache_dir_env(environ=None) -> str | None:
     return None
 
 
-def _check_remote_sizes(repo_id: str, revision: str | None, cache_dir, limits: UploadLimits) -> None:
-    """Before any download: the sizes the Hub lists for the checkpoint's files must fit the caps.
-    Skipped when the Hub cannot be asked (snapshot_download then falls back to the cache)."""
+def _remote_files(repo_id: str, revision: str | None, cache_dir, limits: UploadLimits) -> list[str]:
+    """Before any download: the checkpoint files the Hub lists (pytorch_model.bin only where there is no
+    model.safetensors), whose sizes must fit the caps.  All of HUB_FILES when the Hub cannot be asked
+    (snapshot_download then falls back to the cache)."""
     from huggingface_hub import snapshot_download
 
     try:
-        infos = snapshot_download(repo_id, revision=revision, cache_dir=cache_dir, allow_patterns=list(FILES),
+        infos = snapshot_download(repo_id, revision=revision, cache_dir=cache_dir, allow_patterns=list(HUB_FILES),
                                   dry_run=True)
     except Exception:      # noqa: BLE001 - the real call below reports the fault with its own message
-        return
+        return list(HUB_FILES)
+    if any(info.filename == WEIGHTS for info in infos):
+        infos = [info for info in infos if info.filename != marian.TORCH_WEIGHTS]
     total = 0
     for info in infos:
         size = info.file_size or 0
@@ -64,6 +72,7 @@ def _check_remote_sizes(repo_id: str, revision: str | None, cache_dir, limits: U
     if total > limits.max_total_bytes:
         raise UploadError("total_too_large", f"the repo's checkpoint files are larger than "
                           f"{mb(limits.max_total_bytes)} MB in all", limit_mb=mb(limits.max_total_bytes))
+    return [info.filename for info in infos]
 
 
 def snapshot(repo_id: str, revision: str | None = None, cache_dir: str | Path | None = None,
@@ -78,10 +87,10 @@ def snapshot(repo_id: str, revision: str | None = None, cache_dir: str | Path | 
     revision = (revision or "").strip() or None
     local_files_only = local_files_only or offline_env()
     try:
-        if not local_files_only:
-            _check_remote_sizes(repo_id, revision, cache_dir, limits or UploadLimits())
+        files = list(HUB_FILES) if local_files_only else _remote_files(repo_id, revision, cache_dir,
+                                                                       limits or UploadLimits())
         folder = snapshot_download(repo_id, revision=revision, cache_dir=cache_dir,
-                                   allow_patterns=list(FILES), local_files_only=local_files_only)
+                                   allow_patterns=files, local_files_only=local_files_only)
     except HFValidationError as err:
         raise CheckpointError(f"'{repo_id}' is not a valid Hugging Face repo id: {err}") from None
     except RepositoryNotFoundError:
@@ -113,7 +122,7 @@ def save_pretrained(checkpoint: Checkpoint, folder: str | Path) -> Path:
     """Copy a loaded checkpoint's files into folder, ready for push_to_hub or from_pretrained."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
-    for name in FILES:
+    for name in HUB_FILES:
         if (checkpoint.path / name).is_file() and (checkpoint.path / name).resolve() != (folder / name).resolve():
             shutil.copyfile(checkpoint.path / name, folder / name)
     return folder
@@ -126,7 +135,7 @@ def push_to_hub(folder: str | Path, repo_id: str, token: str | None = None, priv
     load_checkpoint(folder)
     api = HfApi(token=token)
     url = api.create_repo(repo_id, private=private, exist_ok=True)
-    api.upload_folder(folder_path=str(folder), repo_id=repo_id, allow_patterns=list(FILES))
+    api.upload_folder(folder_path=str(folder), repo_id=repo_id, allow_patterns=list(HUB_FILES))
     return str(url)
 
 

@@ -30,8 +30,9 @@ from .positional import sinusoidal_encoding
 
 VOCAB, SOURCE_SPM, TARGET_SPM = "vocab.json", "source.spm", "target.spm"
 TORCH_WEIGHTS = "pytorch_model.bin"       # the older format: a torch.save zip, read with weights_only=True
-README = "README.md"                      # the Hub's model card
-FILES = (VOCAB, SOURCE_SPM, TARGET_SPM, TORCH_WEIGHTS, README, "tokenizer_config.json")
+README, TOKENIZER_CONFIG = "README.md", "tokenizer_config.json"  # the Hub's model card; source_lang, target_lang
+REQUIRED = (CONFIG, WEIGHTS, SOURCE_SPM, TARGET_SPM, VOCAB)      # (or TORCH_WEIGHTS for WEIGHTS, but not uploaded)
+FILES = (SOURCE_SPM, TARGET_SPM, VOCAB, TOKENIZER_CONFIG, README)  # besides config and weights; no pickles
 ACTIVATIONS = {"swish": "swish", "silu": "swish", "gelu": "gelu", "relu": "relu"}  # Hugging Face's -> ours
 LANGUAGE_CODE = re.compile(r"^>>[^<>\s]+<<")  # multilingual targets: ">>fra<< text" picks the output language
 
@@ -108,7 +109,7 @@ class MarianTokenizer:
         return [self.id_to_piece(i) for i in ids]
 
 
-def _read_json(path: Path) -> dict:
+def read_json(path: Path) -> dict:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as err:
@@ -128,7 +129,7 @@ def _spm(path: Path) -> spm.SentencePieceProcessor:
 
 
 def read_vocab(folder: Path) -> dict[str, int]:
-    vocab = _read_json(folder / VOCAB)
+    vocab = read_json(folder / VOCAB)
     if sorted(vocab.values()) != list(range(len(vocab))) or "<unk>" not in vocab:
         raise CheckpointError(f"{VOCAB} must map pieces to the ids 0 … n−1, <unk> among them")
     if (folder / "target_vocab.json").is_file():
@@ -137,7 +138,8 @@ def read_vocab(folder: Path) -> dict[str, int]:
 
 
 def marian_config(hf: dict, languages: tuple[str, str], unk_id: int) -> ModelConfig:
-    """Marian's config.json -> ModelConfig (the embedding ties are read off the weights: marian_state)."""
+    """Marian's config.json -> ModelConfig (the embedding ties are read off the weights: marian_state;
+    until then, one shared matrix)."""
     def same(a: str, b: str):
         if hf.get(a) != hf.get(b):
             raise CheckpointError(f"{CONFIG}: {a} ({hf.get(a)}) and {b} ({hf.get(b)}) differ; "
@@ -243,14 +245,14 @@ def marian_state(state: dict[str, torch.Tensor], cfg: ModelConfig, file: str) ->
 
 def load_marian(folder: Path) -> Checkpoint:
     """A Hugging Face Marian folder -> Checkpoint, the model in eval mode on the CPU."""
-    hf = _read_json(folder / CONFIG)
+    hf = read_json(folder / CONFIG)
     if hf.get("model_type") != "marian":
         raise unsupported(hf.get("model_type"))
     missing = [f for f in (VOCAB, SOURCE_SPM, TARGET_SPM) if not (folder / f).is_file()]
     if missing:
         raise CheckpointError(f"Marian checkpoint is missing {', '.join(missing)} (it holds {CONFIG}, "
                               f"{WEIGHTS} or {TORCH_WEIGHTS}, {SOURCE_SPM}, {TARGET_SPM}, {VOCAB})")
-    tok_config = _read_json(folder / "tokenizer_config.json") if (folder / "tokenizer_config.json").is_file() else {}
+    tok_config = read_json(folder / TOKENIZER_CONFIG) if (folder / TOKENIZER_CONFIG).is_file() else {}
     languages = (str(tok_config.get("source_lang") or "src"), str(tok_config.get("target_lang") or "tgt"))
     vocab = read_vocab(folder)
     cfg = marian_config(hf, languages, vocab["<unk>"])

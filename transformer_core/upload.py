@@ -20,6 +20,9 @@ What an upload can never do
   skipped, never opened;
 - make the server build a huge model: the size of the model config.json describes is computed on the
   "meta" device (no memory) and must fit the weights file and the caps before anything is allocated.
+
+A Hugging Face Marian folder (marian.py) is accepted too: config.json, model.safetensors, source.spm,
+target.spm and vocab.json (its pytorch_model.bin is a pickle, refused like any other).
 """
 from __future__ import annotations
 
@@ -37,6 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
+from . import marian
 from .checkpoint import CONFIG, FILES, REQUIRED, WEIGHTS, Checkpoint, CheckpointError, load_checkpoint
 
 MB = 1024 * 1024
@@ -45,7 +49,7 @@ CHUNK = 1 * MB
 PICKLE_SUFFIXES = (".pt", ".pth", ".bin", ".pkl", ".pickle", ".ckpt", ".joblib", ".dill", ".npy", ".npz")
 ARCHIVE_SUFFIXES = (".zip", ".tar", ".gz", ".tgz", ".bz2", ".xz", ".7z", ".rar", ".zst")
 UPLOAD_PREFIX = "atlas-upload-"
-_CANONICAL = {name.lower(): name for name in FILES}
+_CANONICAL = {name.lower(): name for name in (*FILES, *marian.FILES)}
 _DRIVE = re.compile(r"^[A-Za-z]:")
 
 
@@ -364,11 +368,12 @@ def stage_upload(files: Iterable, parent: str | Path, limits: UploadLimits | Non
             finally:
                 if opened:
                     fileobj.close()
-        missing = [f for f in REQUIRED if f not in found]
+        required = marian.REQUIRED if found.keys() & {marian.SOURCE_SPM, marian.TARGET_SPM, marian.VOCAB} else REQUIRED
+        missing = [f for f in required if f not in found]
         if missing:
             raise UploadError("missing", f"the upload lacks {', '.join(missing)} (a checkpoint holds "
-                              f"{', '.join(REQUIRED)})" + (f"; skipped: {', '.join(ignored[:8])}" if ignored else ""),
-                              missing=", ".join(missing), required=", ".join(REQUIRED),
+                              f"{', '.join(required)})" + (f"; skipped: {', '.join(ignored[:8])}" if ignored else ""),
+                              missing=", ".join(missing), required=", ".join(required),
                               ignored=", ".join(ignored[:8]))
     except BaseException:
         shutil.rmtree(folder, ignore_errors=True)
@@ -404,15 +409,25 @@ def model_size(config) -> tuple[int, int]:
     return params, 4 * params + 8 * buffers
 
 
+def described_models(folder: Path):
+    """(largest, smallest) model config.json may describe: the same config for this project's own; a
+    Marian config.json does not say whether the embeddings are tied (its weights do), so both bounds."""
+    from .config import ModelConfig
+
+    if marian.hf_model_type(folder / CONFIG) == "marian":
+        smallest = marian.marian_config(marian.read_json(folder / CONFIG), ("", ""), unk_id=0)
+        return ModelConfig(**{**vars(smallest), "share_src_embedding": False, "tie_output": False}), smallest
+    config = ModelConfig.load(folder / CONFIG)
+    return config, config
+
+
 def check_folder(folder: str | Path, limits: UploadLimits | None = None) -> None:
     """The checks an untrusted checkpoint folder (an upload, a Hub snapshot) passes before load_checkpoint
     may allocate anything: file sizes, weights not a pickle, and a model size that fits the weights and caps."""
-    from .config import ModelConfig
-
     limits = limits or UploadLimits()
     folder = Path(folder)
     total = 0
-    for name in FILES:
+    for name in (*FILES, *marian.FILES, marian.TORCH_WEIGHTS):
         path = folder / name
         if path.is_file():
             size = path.stat().st_size
@@ -424,7 +439,7 @@ def check_folder(folder: str | Path, limits: UploadLimits | None = None) -> None
     if (folder / WEIGHTS).is_file():
         sniff_weights(folder / WEIGHTS)
     try:
-        config = ModelConfig.load(folder / CONFIG)
+        config, smallest = described_models(folder)
     except Exception:        # noqa: BLE001 - load_checkpoint reports a bad config.json with its own message
         return
     layers = config.n_encoder_layers + config.n_decoder_layers
@@ -433,11 +448,12 @@ def check_folder(folder: str | Path, limits: UploadLimits | None = None) -> None
                           f"{limits.max_layers} this server builds", what=f"{layers} layers",
                           limit=f"{limits.max_layers} layers")
     params, nbytes = model_size(config)
-    weights = (folder / WEIGHTS).stat().st_size if (folder / WEIGHTS).is_file() else 0
+    weights = next((f.stat().st_size for f in (folder / WEIGHTS, folder / marian.TORCH_WEIGHTS) if f.is_file()), 0)
     if nbytes > limits.model_bytes:
         raise UploadError("model_too_large", f"{CONFIG} describes a model of {params:,} parameters "
                           f"({mb(nbytes)} MB in memory), more than the {mb(limits.model_bytes)} MB this server builds",
                           what=f"{params:,} parameters ({mb(nbytes)} MB)", limit=f"{mb(limits.model_bytes)} MB")
+    params = model_size(smallest)[0]
     if weights and params > weights:
         raise UploadError("weights_too_small", f"{CONFIG} describes {params:,} parameters, but {WEIGHTS} "
                           f"holds only {weights:,} bytes: the weights cannot match the config",
