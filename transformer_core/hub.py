@@ -27,7 +27,7 @@ from .checkpoint import FILES, WEIGHTS, Checkpoint, CheckpointError, load_checkp
 from .upload import UploadError, UploadLimits, load_checked, mb
 
 _TRUE = ("1", "true", "yes", "on")
-HUB_FILES = (*FILES, *marian.FILES, marian.TORCH_WEIGHTS)   # a checkpoint's files, ours or Marian's
+HUB_FILES = (*FILES, *marian.FILES, marian.README, marian.TORCH_WEIGHTS)  # a checkpoint's files, ours or Marian's
 
 
 def offline_env(environ=None) -> bool:

@@ -32,7 +32,7 @@ VOCAB, SOURCE_SPM, TARGET_SPM = "vocab.json", "source.spm", "target.spm"
 TORCH_WEIGHTS = "pytorch_model.bin"       # the older format: a torch.save zip, read with weights_only=True
 README, TOKENIZER_CONFIG = "README.md", "tokenizer_config.json"  # the Hub's model card; source_lang, target_lang
 REQUIRED = (CONFIG, WEIGHTS, SOURCE_SPM, TARGET_SPM, VOCAB)      # (or TORCH_WEIGHTS for WEIGHTS, but not uploaded)
-FILES = (SOURCE_SPM, TARGET_SPM, VOCAB, TOKENIZER_CONFIG, README)  # besides config and weights; no pickles
+FILES = (SOURCE_SPM, TARGET_SPM, VOCAB, TOKENIZER_CONFIG)  # besides config and weights (uploads: no pickles)
 ACTIVATIONS = {"swish": "swish", "silu": "swish", "gelu": "gelu", "relu": "relu"}  # Hugging Face's -> ours
 LANGUAGE_CODE = re.compile(r"^>>[^<>\s]+<<")  # multilingual targets: ">>fra<< text" picks the output language
 
