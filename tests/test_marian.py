@@ -140,7 +140,7 @@ def test_tokenizer_matches_marian_tokenizer(pair, vocabulary):
     with pytest.warns(UserWarning, match="sacremoses") if not _has_sacremoses() else _nothing():
         hf_tok = transformers.MarianTokenizer(vocab=str(folder / VOCAB), source_spm=str(folder / SOURCE_SPM),
                                               target_spm=str(folder / TARGET_SPM))
-    for text in SENTENCES:
+    for text in [*SENTENCES, ">>deu<< the cat sees the house.", "  the   dog\tsees  the car. "]:
         ids, cut = source_ids(ckpt.tokenizer, text, ckpt.config.max_len)
         assert ids == hf_tok(text).input_ids and not cut
     assert ckpt.tokenizer.unk_id in source_ids(ckpt.tokenizer, SENTENCES[2], 64)[0]  # "ar" (of hears) is not in vocab.json

@@ -82,16 +82,12 @@ class MarianTokenizer:
     def vocab_size(self) -> int:
         return len(self.vocab)
 
-    def encode(self, text: str, sample_alpha: float | None = None) -> list[int]:
+    def encode(self, text: str) -> list[int]:
         """Source text -> ids, without </s>: a leading >>lang<< code is one token, the rest source.spm's pieces."""
         text = " ".join(text.split())
         code = LANGUAGE_CODE.match(text)
         pieces = [code.group()] if code else []
-        rest = text[code.end():] if code else text
-        if sample_alpha is None:
-            pieces += self.source.encode(rest, out_type=str)
-        else:
-            pieces += self.source.encode(rest, out_type=str, enable_sampling=True, alpha=sample_alpha, nbest_size=-1)
+        pieces += self.source.encode(text[code.end():] if code else text, out_type=str)
         return [self.vocab.get(p, self.unk_id) for p in pieces]
 
     def decode(self, ids) -> str:
