@@ -86,6 +86,7 @@ def _randomize(model, n_decoder_layers):
                 p.copy_(std * torch.randn_like(p))
         model.final_logits_bias.normal_(0, BIAS_STD)
         model.final_logits_bias[0, 0] += EOS_BIAS     # </s> now and then
+        model.final_logits_bias[0, -1] += 2.0         # <pad> likely: renormalizing without it matters
 
 
 def _marian(folder, vocabulary, spec, seed=0):
@@ -197,37 +198,50 @@ def test_encoder_logits_and_attention_agree(pair):
     assert all(d < TOL for d in diffs.values()), diffs
 
 
-@pytest.mark.parametrize("beams", [1, 4])
-def test_greedy_and_beam_equal_generate(pair, beams):
+@pytest.mark.parametrize("beams, early_stopping, renormalize", [
+    (1, False, False),
+    (4, False, False),     # generate's defaults (OPUS-MT's generation_config.json bans <pad> with bad_words_ids)
+    (4, True, True),       # ours: stop at `beam` ended hypotheses, renormalize without <pad>
+])
+def test_greedy_and_beam_equal_generate(pair, beams, early_stopping, renormalize):
     ckpt, hf = pair
     cfg = ckpt.config
     outputs = []
     for text in SENTENCES:
         src, _ = source_ids(ckpt.tokenizer, text, cfg.max_len)
+        options = {"early_stopping": early_stopping} if beams > 1 else {}
         ref = hf.generate(input_ids=torch.tensor([src]), num_beams=beams, do_sample=False, max_length=MAX_LENGTH,
-                          length_penalty=ALPHA, early_stopping=True, bad_words_ids=[[cfg.pad_id]],
-                          renormalize_logits=True)[0].tolist()
+                          length_penalty=ALPHA, bad_words_ids=[[cfg.pad_id]], renormalize_logits=renormalize,
+                          **options)[0].tolist()
         assert ref[0] == cfg.bos_id
         expected = [t for t in ref[1:] if t not in (cfg.eos_id, cfg.pad_id)]
         if beams == 1:
             ours = greedy_decode(ckpt.model, src, max_len=MAX_LENGTH - 1)
         else:
-            ours = beam_search(ckpt.model, src, beam=beams, alpha=ALPHA, max_len=MAX_LENGTH - 1, penalty="hf")
+            ours = beam_search(ckpt.model, src, beam=beams, alpha=ALPHA, max_len=MAX_LENGTH - 1, penalty="hf",
+                               early_stopping=early_stopping, renormalize=renormalize)
         assert ours.ids == expected, text
         outputs.append(expected)
     assert any(outputs)
 
 
 def test_beam_and_eos_cases_are_exercised(pair):
-    """The random weights give beams that differ from greedy, and outputs that end with </s> early."""
+    """The random weights give beams that differ from greedy, outputs that end with </s> early, and
+    sentences where early_stopping and renormalize each change the beam's output: the parity above is
+    not one of identical answers."""
     ckpt, _ = pair
     if not ckpt.path.name.startswith("1+1-swish-tied"):
         pytest.skip("checked on one config")
     srcs = [source_ids(ckpt.tokenizer, text, ckpt.config.max_len)[0] for text in SENTENCES]
+
+    def beam(src, **options):
+        return beam_search(ckpt.model, src, beam=4, alpha=ALPHA, max_len=MAX_LENGTH - 1, penalty="hf", **options).ids
     greedy = [greedy_decode(ckpt.model, s, max_len=MAX_LENGTH - 1).ids for s in srcs]
-    beam = [beam_search(ckpt.model, s, beam=4, alpha=ALPHA, max_len=MAX_LENGTH - 1, penalty="hf").ids for s in srcs]
-    assert greedy != beam
-    assert any(0 < len(ids) < MAX_LENGTH - 1 for ids in greedy + beam)
+    beams = [beam(s) for s in srcs]
+    assert greedy != beams
+    assert any(0 < len(ids) < MAX_LENGTH - 1 for ids in greedy + beams)
+    assert any(beam(s, early_stopping=False) != b for s, b in zip(srcs, beams))
+    assert any(beam(s, renormalize=False) != b for s, b in zip(srcs, beams))
 
 
 def test_translate_runs_on_a_marian_checkpoint(pair):

@@ -3,6 +3,8 @@
 The decoder input is the output shifted right: it starts with BOS.  Beam search scores a
 hypothesis Y by log P(Y|X) / lp(Y), lp(Y) = ((5 + |Y|) / 6)^α  (Wu et al. 2016; the paper's α = 0.6),
 or, with penalty="hf", lp(Y) = |Y|^α as Hugging Face's generate (and so Marian) divides; |Y| counts EOS.
+PAD and BOS are never produced: P(next token) is renormalized without them, or (renormalize=False, as
+generate's bad_words_ids) they are dropped after the softmax over the whole vocabulary.
 
 Speed (benchmarks/bench_decode.py): one decoding step of the bundled model is ~25 small matrix-vector
 products, so per-call overhead matters as much as arithmetic.  Hence torch.inference_mode (no autograd
@@ -72,12 +74,12 @@ class _Stepper:
             for part in layer.values():
                 part["k"], part["v"] = part["k"][index], part["v"][index]
 
-    def log_probs(self, last: torch.Tensor) -> torch.Tensor:
+    def log_probs(self, last: torch.Tensor, renormalize: bool = True) -> torch.Tensor:
         """last: (n,) the newest token of each hypothesis -> (n, V) log P(next token)."""
         x = self.model.decode(last.unsqueeze(1), self.memory, self.src_mask, None,
                               self.probe, self.cache, start=self.pos)  # (n, 1, d_model)
         self.pos += 1
-        return next_log_probs(self.model, x[:, -1])
+        return next_log_probs(self.model, x[:, -1], renormalize)
 
     def cross_row(self) -> torch.Tensor:
         """This step's encoder-decoder attention: (n, n_layers, h, S)."""
@@ -109,8 +111,9 @@ def embedding_t(model: Transformer) -> torch.Tensor:
     return cached[1]
 
 
-def next_log_probs(model: Transformer, x: torch.Tensor) -> torch.Tensor:
-    """(n, d_model) last decoder states -> (n, V) log-probabilities; PAD and BOS are never produced."""
+def next_log_probs(model: Transformer, x: torch.Tensor, renormalize: bool = True) -> torch.Tensor:
+    """(n, d_model) last decoder states -> (n, V) log-probabilities; PAD and BOS are never produced
+    (renormalize=False: their probability is dropped, not spread over the other tokens)."""
     # model.generator(x) = x Eᵀ (+ the logits bias, when the config has one).  One row (greedy): x times a contiguous copy of Eᵀ, ~15 % faster per greedy
     # decode than reading E itself.  A few rows (the beams): (E xᵀ)ᵀ, as there x Eᵀ spends most of its time
     # repacking all of E (8000 × 256) on every call; E xᵀ makes beam 4 ~20 % faster.
@@ -120,7 +123,12 @@ def next_log_probs(model: Transformer, x: torch.Tensor) -> torch.Tensor:
         logits = (model.output_weight @ x.t()).t().float()             # (n, V)
     if model.cfg.logits_bias:
         logits = logits + model.logits_bias
-    logits[:, [model.cfg.pad_id, model.cfg.bos_id]] = float("-inf")
+    never = [model.cfg.pad_id, model.cfg.bos_id]
+    if not renormalize:
+        logp = torch.log_softmax(logits, dim=-1)
+        logp[:, never] = float("-inf")
+        return logp
+    logits[:, never] = float("-inf")
     return torch.log_softmax(logits, dim=-1)
 
 
@@ -189,10 +197,13 @@ def greedy_decode_batch(model: Transformer, src: torch.Tensor, max_len: int | No
 @torch.inference_mode()
 def beam_search(model: Transformer, src: list[int], beam: int = 4, alpha: float = 0.6,
                 max_len: int | None = None, trace: bool = False, top_k: int = 5,
-                heads_off: dict[str, list[int]] | None = None, penalty: str = "gnmt") -> Decoded:
+                heads_off: dict[str, list[int]] | None = None, penalty: str = "gnmt", early_stopping: bool = True,
+                renormalize: bool = True) -> Decoded:
     """Keeps the `beam` best hypotheses by log P; finished ones are ranked by log P / lp (penalty: gnmt | hf).
 
-    It stops once `beam` hypotheses have ended, as Hugging Face's generate with early_stopping=True."""
+    It stops once `beam` hypotheses have ended (Hugging Face's generate with early_stopping=True); with
+    early_stopping=False, as generate's default, only once the best live hypothesis, scored at its
+    length, is no better than the worst of the `beam` best ended ones."""
     eval_mode(model)
     cfg = model.cfg
     max_len = max_len or default_max_len(model, len(src))
@@ -202,7 +213,7 @@ def beam_search(model: Transformer, src: list[int], beam: int = 4, alpha: float 
     finished: list[tuple[list[int], float]] = []   # (ids without BOS/EOS, normalized score)
     steps = [] if trace else None
     for step in range(max_len):
-        logp = stepper.log_probs(torch.tensor([h[-1] for h in alive]))  # (n, V)
+        logp = stepper.log_probs(torch.tensor([h[-1] for h in alive]), renormalize)  # (n, V)
         cand = (alive_scores.unsqueeze(1) + logp).view(-1)               # (n·V,)
         top_scores, top_index = cand.topk(min(2 * beam, cand.numel()))
         keep, kept_scores, origins = [], [], []
@@ -222,8 +233,12 @@ def beam_search(model: Transformer, src: list[int], beam: int = 4, alpha: float 
                                    top.values.tolist(), stepper.cross_row(),
                                    [(h[1:], s) for h, s in zip(keep, kept_scores)],
                                    [(list(ids), s) for ids, s in finished]))
-        if len(finished) >= beam or not keep:
+        if not keep:
             break
+        if len(finished) >= beam:
+            worst = sorted((f[1] for f in finished), reverse=True)[beam - 1]  # of the `beam` best ended
+            if early_stopping or max(kept_scores) / length_penalty(step + 1, alpha, penalty) <= worst:
+                break
         alive, alive_scores = keep, torch.tensor(kept_scores)
         stepper.reorder(torch.tensor(origins))
     else:  # max_len reached: the live hypotheses compete as they are
