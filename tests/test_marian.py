@@ -99,7 +99,7 @@ def _marian(folder, vocabulary, spec, seed=0):
         decoder_layers=dec, encoder_attention_heads=heads, decoder_attention_heads=heads,
         encoder_ffn_dim=2 * d_model, decoder_ffn_dim=2 * d_model, activation_function=act,
         max_position_embeddings=64, pad_token_id=pad, eos_token_id=0, decoder_start_token_id=pad,
-        forced_eos_token_id=None, share_encoder_decoder_embeddings=share, tie_word_embeddings=tie,
+        share_encoder_decoder_embeddings=share, tie_word_embeddings=tie,
         scale_embedding=scale)
     torch.manual_seed(seed)
     model = transformers.MarianMTModel(cfg).eval()
@@ -198,28 +198,32 @@ def test_encoder_logits_and_attention_agree(pair):
     assert all(d < TOL for d in diffs.values()), diffs
 
 
-@pytest.mark.parametrize("beams, early_stopping, renormalize", [
-    (1, False, False),
-    (4, False, False),     # generate's defaults (OPUS-MT's generation_config.json bans <pad> with bad_words_ids)
-    (4, True, True),       # ours: stop at `beam` ended hypotheses, renormalize without <pad>
-])
-def test_greedy_and_beam_equal_generate(pair, beams, early_stopping, renormalize):
+# Hugging Face's generate: its defaults (with OPUS-MT's generation_config.json, which bans <pad>) and the
+# same options in ours; and ours by default (stop at `beam` ended, renormalize without <pad>, no forced </s>).
+GENERATE_DEFAULTS = {"early_stopping": False, "renormalize": False, "force_eos": True}
+OURS = {"early_stopping": True, "renormalize": True, "force_eos": False}
+
+
+@pytest.mark.parametrize("beams, options", [(1, GENERATE_DEFAULTS), (4, GENERATE_DEFAULTS), (4, OURS)],
+                         ids=["greedy", "beam4-generate-defaults", "beam4-ours"])
+def test_greedy_and_beam_equal_generate(pair, beams, options):
     ckpt, hf = pair
     cfg = ckpt.config
+    assert hf.generation_config.forced_eos_token_id == cfg.eos_id       # Marian's default
+    generate = {} if options is GENERATE_DEFAULTS else {"early_stopping": True, "renormalize_logits": True,
+                                                        "forced_eos_token_id": None}
     outputs = []
     for text in SENTENCES:
         src, _ = source_ids(ckpt.tokenizer, text, cfg.max_len)
-        options = {"early_stopping": early_stopping} if beams > 1 else {}
         ref = hf.generate(input_ids=torch.tensor([src]), num_beams=beams, do_sample=False, max_length=MAX_LENGTH,
-                          length_penalty=ALPHA, bad_words_ids=[[cfg.pad_id]], renormalize_logits=renormalize,
-                          **options)[0].tolist()
+                          length_penalty=ALPHA, bad_words_ids=[[cfg.pad_id]], **generate)[0].tolist()
         assert ref[0] == cfg.bos_id
         expected = [t for t in ref[1:] if t not in (cfg.eos_id, cfg.pad_id)]
         if beams == 1:
-            ours = greedy_decode(ckpt.model, src, max_len=MAX_LENGTH - 1)
+            ours = greedy_decode(ckpt.model, src, max_len=MAX_LENGTH - 1, force_eos=options["force_eos"])
         else:
             ours = beam_search(ckpt.model, src, beam=beams, alpha=ALPHA, max_len=MAX_LENGTH - 1, penalty="hf",
-                               early_stopping=early_stopping, renormalize=renormalize)
+                               **options)
         assert ours.ids == expected, text
         outputs.append(expected)
     assert any(outputs)
@@ -227,8 +231,8 @@ def test_greedy_and_beam_equal_generate(pair, beams, early_stopping, renormalize
 
 def test_beam_and_eos_cases_are_exercised(pair):
     """The random weights give beams that differ from greedy, outputs that end with </s> early, and
-    sentences where early_stopping and renormalize each change the beam's output: the parity above is
-    not one of identical answers."""
+    sentences where early_stopping, renormalize and force_eos each change the output: the parity above
+    is not one of identical answers."""
     ckpt, _ = pair
     if not ckpt.path.name.startswith("1+1-swish-tied"):
         pytest.skip("checked on one config")
@@ -242,6 +246,8 @@ def test_beam_and_eos_cases_are_exercised(pair):
     assert any(0 < len(ids) < MAX_LENGTH - 1 for ids in greedy + beams)
     assert any(beam(s, early_stopping=False) != b for s, b in zip(srcs, beams))
     assert any(beam(s, renormalize=False) != b for s, b in zip(srcs, beams))
+    assert any(greedy_decode(ckpt.model, s, max_len=MAX_LENGTH - 1, force_eos=True).ids != g
+               for s, g in zip(srcs, greedy))
 
 
 def test_translate_runs_on_a_marian_checkpoint(pair):

@@ -4,7 +4,8 @@ The decoder input is the output shifted right: it starts with BOS.  Beam search 
 hypothesis Y by log P(Y|X) / lp(Y), lp(Y) = ((5 + |Y|) / 6)^α  (Wu et al. 2016; the paper's α = 0.6),
 or, with penalty="hf", lp(Y) = |Y|^α as Hugging Face's generate (and so Marian) divides; |Y| counts EOS.
 PAD and BOS are never produced: P(next token) is renormalized without them, or (renormalize=False, as
-generate's bad_words_ids) they are dropped after the softmax over the whole vocabulary.
+generate's bad_words_ids) they are dropped after the softmax over the whole vocabulary.  With force_eos
+(generate's forced_eos_token_id, set in Marian's configs) the last step allowed can only end the output.
 
 Speed (benchmarks/bench_decode.py): one decoding step of the bundled model is ~25 small matrix-vector
 products, so per-call overhead matters as much as arithmetic.  Hence torch.inference_mode (no autograd
@@ -132,6 +133,13 @@ def next_log_probs(model: Transformer, x: torch.Tensor, renormalize: bool = True
     return torch.log_softmax(logits, dim=-1)
 
 
+def forced_eos(logp: torch.Tensor, eos_id: int) -> torch.Tensor:
+    """The last step with force_eos: EOS with log-probability 0, every other token impossible.  (..., V)"""
+    out = torch.full_like(logp, float("-inf"))
+    out[..., eos_id] = 0.0
+    return out
+
+
 def _probe(trace: bool, heads_off) -> Probe | None:
     if trace or heads_off:
         return Probe(record=trace, heads_off=heads_off)
@@ -140,7 +148,7 @@ def _probe(trace: bool, heads_off) -> Probe | None:
 
 @torch.inference_mode()
 def greedy_decode(model: Transformer, src: list[int], max_len: int | None = None, trace: bool = False,
-                  top_k: int = 5, heads_off: dict[str, list[int]] | None = None) -> Decoded:
+                  top_k: int = 5, heads_off: dict[str, list[int]] | None = None, force_eos: bool = False) -> Decoded:
     """src: source ids (BOS … EOS).  Picks the most likely token at each step."""
     eval_mode(model)
     cfg = model.cfg
@@ -149,6 +157,8 @@ def greedy_decode(model: Transformer, src: list[int], max_len: int | None = None
     out, score, steps = [cfg.bos_id], 0.0, [] if trace else None
     for step in range(max_len):
         logp = stepper.log_probs(torch.tensor([out[-1]]))[0]          # (V,)
+        if force_eos and step == max_len - 1:
+            logp = forced_eos(logp, cfg.eos_id)
         token = int(logp.argmax())
         score += float(logp[token])
         if trace:
@@ -198,7 +208,7 @@ def greedy_decode_batch(model: Transformer, src: torch.Tensor, max_len: int | No
 def beam_search(model: Transformer, src: list[int], beam: int = 4, alpha: float = 0.6,
                 max_len: int | None = None, trace: bool = False, top_k: int = 5,
                 heads_off: dict[str, list[int]] | None = None, penalty: str = "gnmt", early_stopping: bool = True,
-                renormalize: bool = True) -> Decoded:
+                renormalize: bool = True, force_eos: bool = False) -> Decoded:
     """Keeps the `beam` best hypotheses by log P; finished ones are ranked by log P / lp (penalty: gnmt | hf).
 
     It stops once `beam` hypotheses have ended (Hugging Face's generate with early_stopping=True); with
@@ -214,6 +224,8 @@ def beam_search(model: Transformer, src: list[int], beam: int = 4, alpha: float 
     steps = [] if trace else None
     for step in range(max_len):
         logp = stepper.log_probs(torch.tensor([h[-1] for h in alive]), renormalize)  # (n, V)
+        if force_eos and step == max_len - 1:
+            logp = forced_eos(logp, cfg.eos_id)
         cand = (alive_scores.unsqueeze(1) + logp).view(-1)               # (n·V,)
         top_scores, top_index = cand.topk(min(2 * beam, cand.numel()))
         keep, kept_scores, origins = [], [], []
