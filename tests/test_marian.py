@@ -15,7 +15,7 @@ import sentencepiece as spm
 import torch
 
 from transformer_core.checkpoint import CONFIG, WEIGHTS, CheckpointError, load_checkpoint
-from transformer_core.decoding import beam_search, greedy_decode
+from transformer_core.decoding import beam_search, default_max_len, greedy_decode
 from transformer_core.marian import SOURCE_SPM, TARGET_SPM, TORCH_WEIGHTS, VOCAB
 from transformer_core.masks import make_src_mask
 from transformer_core.translate import source_ids, translate
@@ -250,12 +250,20 @@ def test_beam_and_eos_cases_are_exercised(pair):
                for s, g in zip(srcs, greedy))
 
 
-def test_translate_runs_on_a_marian_checkpoint(pair):
-    ckpt, _ = pair
-    out = translate(ckpt, SENTENCES[0], beam=1, trace=True)
-    assert out.src_ids[0] != ckpt.config.bos_id and out.src_ids[-1] == ckpt.config.eos_id
-    assert out.text == ckpt.tokenizer.decode(out.out_ids)
-    assert len(out.decoded.steps) >= len(out.out_ids)
+def test_translate_decodes_a_marian_checkpoint_as_generate_does(pair):
+    """translate() uses the options the checkpoint's config.json and generation_config.json give generate."""
+    ckpt, hf = pair
+    assert ckpt.search == {"penalty": "hf", **GENERATE_DEFAULTS}
+    cfg = ckpt.config
+    for beams in (1, 4):
+        out = translate(ckpt, SENTENCES[0], beam=beams, alpha=ALPHA, trace=True)
+        assert out.src_ids[0] != cfg.bos_id and out.src_ids[-1] == cfg.eos_id
+        assert len(out.decoded.steps) >= len(out.out_ids)
+        ref = hf.generate(input_ids=torch.tensor([out.src_ids]), num_beams=beams, length_penalty=ALPHA,
+                          max_length=default_max_len(ckpt.model, len(out.src_ids)) + 1,
+                          bad_words_ids=[[cfg.pad_id]])[0].tolist()
+        assert out.out_ids == [t for t in ref[1:] if t not in (cfg.eos_id, cfg.pad_id)]
+        assert out.text == ckpt.tokenizer.decode(out.out_ids)
 
 
 @torch.no_grad()

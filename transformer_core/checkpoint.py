@@ -44,6 +44,7 @@ class Checkpoint:
     examples: list[dict] = field(default_factory=list)  # [{"src": …, "ref": …}], the app's example sentences
     training: dict = field(default_factory=dict)        # training.json, when the folder has one
     gold: dict[str, tuple[str, str]] = field(default_factory=dict)  # src -> (tgt, links), from GOLD
+    search: dict = field(default_factory=dict)  # decoding options the model was made for (Marian: generate's)
 
     @property
     def name(self) -> str:

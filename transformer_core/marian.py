@@ -31,8 +31,9 @@ from .positional import sinusoidal_encoding
 VOCAB, SOURCE_SPM, TARGET_SPM = "vocab.json", "source.spm", "target.spm"
 TORCH_WEIGHTS = "pytorch_model.bin"       # the older format: a torch.save zip, read with weights_only=True
 README, TOKENIZER_CONFIG = "README.md", "tokenizer_config.json"  # the Hub's model card; source_lang, target_lang
+GENERATION_CONFIG = "generation_config.json"  # how transformers' generate decodes it
 REQUIRED = (CONFIG, WEIGHTS, SOURCE_SPM, TARGET_SPM, VOCAB)      # (or TORCH_WEIGHTS for WEIGHTS, but not uploaded)
-FILES = (SOURCE_SPM, TARGET_SPM, VOCAB, TOKENIZER_CONFIG)  # besides config and weights (uploads: no pickles)
+FILES = (SOURCE_SPM, TARGET_SPM, VOCAB, TOKENIZER_CONFIG, GENERATION_CONFIG)  # besides config and weights
 ACTIVATIONS = {"swish": "swish", "silu": "swish", "gelu": "gelu", "relu": "relu"}  # Hugging Face's -> ours
 LANGUAGE_CODE = re.compile(r"^>>[^<>\s]+<<")  # multilingual targets: ">>fra<< text" picks the output language
 
@@ -239,6 +240,16 @@ def marian_state(state: dict[str, torch.Tensor], cfg: ModelConfig, file: str) ->
     return cfg, ours
 
 
+def generate_options(hf: dict, generation: dict) -> dict:
+    """The options that make greedy_decode and beam_search decode as transformers' generate does with
+    this config: |Y|^α, its stopping rule, no renormalizing after banning <pad>, the forced </s>."""
+    def option(name, default):
+        return generation.get(name, hf.get(name, default))
+    return {"penalty": "hf", "early_stopping": option("early_stopping", False) is True,
+            "renormalize": bool(option("renormalize_logits", False)),
+            "force_eos": option("forced_eos_token_id", None) == hf.get("eos_token_id")}
+
+
 def load_marian(folder: Path) -> Checkpoint:
     """A Hugging Face Marian folder -> Checkpoint, the model in eval mode on the CPU."""
     hf = read_json(folder / CONFIG)
@@ -272,4 +283,5 @@ def load_marian(folder: Path) -> Checkpoint:
     card = (folder / README).read_text(encoding="utf-8", errors="replace") if (folder / README).is_file() else ""
     if not card and (folder / CARD).is_file():
         card = (folder / CARD).read_text(encoding="utf-8", errors="replace")
-    return Checkpoint(folder, cfg, model, tokenizer, card)
+    generation = read_json(folder / GENERATION_CONFIG) if (folder / GENERATION_CONFIG).is_file() else {}
+    return Checkpoint(folder, cfg, model, tokenizer, card, search=generate_options(hf, generation))

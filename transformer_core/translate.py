@@ -40,9 +40,10 @@ def translate(ckpt: Checkpoint, text: str, beam: int = 4, alpha: float = 0.6, tr
               heads_off: dict[str, list[int]] | None = None) -> Translation:
     src, truncated = source_ids(ckpt.tokenizer, text, ckpt.config.max_len)
     if beam > 1:
-        out = beam_search(ckpt.model, src, beam=beam, alpha=alpha, trace=trace, heads_off=heads_off)
+        out = beam_search(ckpt.model, src, beam=beam, alpha=alpha, trace=trace, heads_off=heads_off, **ckpt.search)
     else:
-        out = greedy_decode(ckpt.model, src, trace=trace, heads_off=heads_off)
+        out = greedy_decode(ckpt.model, src, trace=trace, heads_off=heads_off,
+                            force_eos=ckpt.search.get("force_eos", False))
     return Translation(src, out.ids, ckpt.tokenizer.decode(out.ids), truncated, out)
 
 
