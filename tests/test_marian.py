@@ -18,7 +18,7 @@ from transformer_core.checkpoint import CONFIG, WEIGHTS, CheckpointError, load_c
 from transformer_core.decoding import beam_search, default_max_len, greedy_decode
 from transformer_core.marian import SOURCE_SPM, TARGET_SPM, TORCH_WEIGHTS, VOCAB
 from transformer_core.masks import make_src_mask
-from transformer_core.translate import source_ids, translate
+from transformer_core.translate import source_ids, translate, translate_lines
 
 transformers = pytest.importorskip("transformers")
 
@@ -264,6 +264,8 @@ def test_translate_decodes_a_marian_checkpoint_as_generate_does(pair):
                           bad_words_ids=[[cfg.pad_id]])[0].tolist()
         assert out.out_ids == [t for t in ref[1:] if t not in (cfg.eos_id, cfg.pad_id)]
         assert out.text == ckpt.tokenizer.decode(out.out_ids)
+    for text in SENTENCES:             # the CLI's batched greedy (one sentence: the same max length)
+        assert translate_lines(ckpt, [text], beam=1) == [translate(ckpt, text, beam=1).text]
 
 
 @torch.no_grad()

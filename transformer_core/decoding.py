@@ -173,7 +173,8 @@ def greedy_decode(model: Transformer, src: list[int], max_len: int | None = None
 
 
 @torch.inference_mode()
-def greedy_decode_batch(model: Transformer, src: torch.Tensor, max_len: int | None = None) -> list[list[int]]:
+def greedy_decode_batch(model: Transformer, src: torch.Tensor, max_len: int | None = None,
+                        force_eos: bool = False) -> list[list[int]]:
     """Greedy decoding of a padded batch src: (B, S), for validation BLEU.  -> B lists of ids."""
     eval_mode(model)
     cfg = model.cfg
@@ -188,6 +189,8 @@ def greedy_decode_batch(model: Transformer, src: torch.Tensor, max_len: int | No
     for pos in range(max_len):
         x = model.decode(last, memory, src_mask, None, None, cache, start=pos)
         last = next_log_probs(model, x[:, -1]).argmax(-1, keepdim=True)  # (B, 1)
+        if force_eos and pos == max_len - 1:
+            last = torch.full_like(last, cfg.eos_id)
         last = last.masked_fill(done.unsqueeze(1), cfg.pad_id)
         outputs.append(last)
         done |= last.squeeze(1) == cfg.eos_id

@@ -59,7 +59,7 @@ def translate_lines(ckpt: Checkpoint, lines: list[str], beam: int = 4, batch_siz
         idx = order[start:start + batch_size]
         width = max(len(srcs[i]) for i in idx)
         src = torch.tensor([srcs[i] + [cfg.pad_id] * (width - len(srcs[i])) for i in idx])
-        for i, ids in zip(idx, greedy_decode_batch(ckpt.model, src)):
+        for i, ids in zip(idx, greedy_decode_batch(ckpt.model, src, force_eos=ckpt.search.get("force_eos", False))):
             results[i] = ckpt.tokenizer.decode(ids) if lines[i].strip() else ""
     return [results[i] for i in range(len(lines))]
 
