@@ -18,6 +18,7 @@ from transformer_core.checkpoint import CONFIG, WEIGHTS, CheckpointError, load_c
 from transformer_core.decoding import beam_search, default_max_len, greedy_decode
 from transformer_core.marian import SOURCE_SPM, TARGET_SPM, TORCH_WEIGHTS, VOCAB
 from transformer_core.masks import make_src_mask
+from transformer_core.positional import sinusoidal_encoding
 from transformer_core.translate import source_ids, translate, translate_lines
 
 transformers = pytest.importorskip("transformers")
@@ -110,12 +111,16 @@ def _marian(folder, vocabulary, spec, seed=0):
     return transformers.MarianMTModel.from_pretrained(folder, attn_implementation="eager").eval()
 
 
+def _pair(name, tmp_path_factory, vocabulary):
+    out = tmp_path_factory.mktemp(name)
+    hf = _marian(out, vocabulary, CONFIGS[name])
+    return load_checkpoint(out), hf
+
+
 @pytest.fixture(scope="module", params=list(CONFIGS))
 def pair(request, tmp_path_factory, vocabulary):
     """(our Checkpoint, transformers' model) for one config."""
-    out = tmp_path_factory.mktemp(request.param)
-    hf = _marian(out, vocabulary, CONFIGS[request.param])
-    return load_checkpoint(out), hf
+    return _pair(request.param, tmp_path_factory, vocabulary)
 
 
 def _max_diff(a, b) -> float:
@@ -229,13 +234,11 @@ def test_greedy_and_beam_equal_generate(pair, beams, options):
     assert any(outputs)
 
 
-def test_beam_and_eos_cases_are_exercised(pair):
+def test_beam_and_eos_cases_are_exercised(tmp_path_factory, vocabulary):
     """The random weights give beams that differ from greedy, outputs that end with </s> early, and
     sentences where early_stopping, renormalize and force_eos each change the output: the parity above
     is not one of identical answers."""
-    ckpt, _ = pair
-    if not ckpt.path.name.startswith("1+1-swish-tied"):
-        pytest.skip("checked on one config")
+    ckpt, _ = _pair("1+1-swish-tied", tmp_path_factory, vocabulary)
     srcs = [source_ids(ckpt.tokenizer, text, ckpt.config.max_len)[0] for text in SENTENCES]
 
     def beam(src, **options):
@@ -353,6 +356,19 @@ def test_marian_options_we_lack_are_named(marian_folder, change, message):
     with pytest.raises(CheckpointError) as info:
         load_checkpoint(marian_folder)
     assert message in str(info.value)
+
+
+def test_positions_of_another_layout_are_refused(marian_folder):
+    """Older files keep the sinusoid tables; an interleaved one is not what this config.json builds."""
+    state = transformers.MarianMTModel.from_pretrained(marian_folder).state_dict()
+    table = state["model.encoder.embed_positions.weight"]
+    assert torch.equal(table, sinusoidal_encoding(*table.shape, "halves"))
+    state["model.encoder.embed_positions.weight"] = sinusoidal_encoding(*table.shape)
+    (marian_folder / WEIGHTS).unlink()
+    torch.save(state, marian_folder / TORCH_WEIGHTS)
+    with pytest.raises(CheckpointError, match=f"^{TORCH_WEIGHTS}: model.encoder.embed_positions.weight is not "
+                                              "Marian's sinusoid table"):
+        load_checkpoint(marian_folder)
 
 
 @pytest.mark.parametrize("name", [SOURCE_SPM, TARGET_SPM, VOCAB])

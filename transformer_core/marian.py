@@ -11,6 +11,8 @@ with these differences, each a ModelConfig option:
   * final_logits_bias added to the logits (logits_bias)
   * embeddings that may be untied: the encoder's (share_src_embedding), the output's (tie_output)
   * the decoder starts with <pad> (decoder_start_token_id): bos_id is that id here.
+Decoding as transformers' generate does (|Y|^α, its stopping rule, the forced </s>) takes options of
+greedy_decode and beam_search, which the Checkpoint's `search` holds (generate_options).
 Text: source text -> source.spm pieces -> ids through vocab.json (a piece it lacks -> <unk>) + </s>, no BOS;
 output ids -> pieces through vocab.json -> target.spm's decode_pieces.
 """
@@ -34,7 +36,7 @@ README, TOKENIZER_CONFIG = "README.md", "tokenizer_config.json"  # the Hub's mod
 GENERATION_CONFIG = "generation_config.json"  # how transformers' generate decodes it
 REQUIRED = (CONFIG, WEIGHTS, SOURCE_SPM, TARGET_SPM, VOCAB)      # (or TORCH_WEIGHTS for WEIGHTS, but not uploaded)
 FILES = (SOURCE_SPM, TARGET_SPM, VOCAB, TOKENIZER_CONFIG, GENERATION_CONFIG)  # besides config and weights
-ACTIVATIONS = {"swish": "swish", "silu": "swish", "gelu": "gelu", "relu": "relu"}  # Hugging Face's -> ours
+HF_ACTIVATIONS = {"swish": "swish", "silu": "swish", "gelu": "gelu", "relu": "relu"}  # Hugging Face's -> ours
 LANGUAGE_CODE = re.compile(r"^>>[^<>\s]+<<")  # multilingual targets: ">>fra<< text" picks the output language
 
 # What other Hugging Face architectures have that this model has not.
@@ -143,9 +145,9 @@ def marian_config(hf: dict, languages: tuple[str, str], unk_id: int) -> ModelCon
                                   "this model has one value for both")
         return hf.get(a)
     activation = hf.get("activation_function", "gelu")
-    if activation not in ACTIVATIONS:
+    if activation not in HF_ACTIVATIONS:
         raise CheckpointError(f"{CONFIG}: activation_function {activation!r} is not supported "
-                              f"(only {', '.join(ACTIVATIONS)})")
+                              f"(only {', '.join(HF_ACTIVATIONS)})")
     vocab_size = hf.get("vocab_size")
     if hf.get("decoder_vocab_size") not in (None, vocab_size):
         raise CheckpointError(f"{CONFIG}: a target vocabulary of its own (decoder_vocab_size "
@@ -159,7 +161,7 @@ def marian_config(hf: dict, languages: tuple[str, str], unk_id: int) -> ModelCon
             n_encoder_layers=hf.get("encoder_layers"), n_decoder_layers=hf.get("decoder_layers"),
             d_ff=same("encoder_ffn_dim", "decoder_ffn_dim"), dropout=hf.get("dropout", 0.1),
             max_len=hf.get("max_position_embeddings"), positional="sinusoidal", sinusoid_layout="halves",
-            activation=ACTIVATIONS[activation], scale_embedding=bool(hf.get("scale_embedding", False)),
+            activation=HF_ACTIVATIONS[activation], scale_embedding=bool(hf.get("scale_embedding", False)),
             pad_id=hf.get("pad_token_id"), unk_id=unk_id, bos_id=hf.get("decoder_start_token_id"),
             eos_id=hf.get("eos_token_id"), src_lang=languages[0], tgt_lang=languages[1]).validate()
     except (ConfigError, TypeError) as err:
