@@ -115,8 +115,8 @@ def embedding_t(model: Transformer) -> torch.Tensor:
 def next_log_probs(model: Transformer, x: torch.Tensor, renormalize: bool = True) -> torch.Tensor:
     """(n, d_model) last decoder states -> (n, V) log-probabilities; PAD and BOS are never produced
     (renormalize=False: their probability is dropped, not spread over the other tokens)."""
-    # model.generator(x) = x Eᵀ (+ the logits bias, when the config has one).  One row (greedy): x times a contiguous copy of Eᵀ, ~15 % faster per greedy
-    # decode than reading E itself.  A few rows (the beams): (E xᵀ)ᵀ, as there x Eᵀ spends most of its time
+    # model.generator(x) = x Eᵀ (+ the logits bias, when the config has one).  One row (greedy): x times a
+    # contiguous copy of Eᵀ, ~15 % faster per greedy decode than reading E itself.  A few rows (the beams): (E xᵀ)ᵀ, as there x Eᵀ spends most of its time
     # repacking all of E (8000 × 256) on every call; E xᵀ makes beam 4 ~20 % faster.
     if x.size(0) == 1:
         logits = (x @ embedding_t(model)).float()                      # (1, V)
