@@ -108,7 +108,7 @@ def test_data_command_writes_splits_with_alignments(tmp_path):
                 assert i < len(s.split()) and j < len(t.split())
 
 
-def test_core_words_are_drawn_more_often_and_never_held_out(monkeypatch):
+def test_core_words_and_frames_are_drawn_more_often_and_never_held_out(monkeypatch):
     lex = lexicon.load()
     assert {"noun:apple", "noun:pear", "place:train station", "verb:like"} <= lexicon.core()
     nouns = [n for n in lex.nouns if n.cls == "food"]
@@ -119,6 +119,9 @@ def test_core_words_are_drawn_more_often_and_never_held_out(monkeypatch):
     expected = n_core * grammar.CORE_WEIGHT / (n_core * grammar.CORE_WEIGHT + len(nouns) - n_core)
     assert abs(core_share - expected) < 0.02 and core_share > 2 * n_core / len(nouns)
     assert not lexicon.core() & corpus.plan().held_words
+    made = [e.frame for e in corpus.generate(["tr.present.pos", "tr.past.pos"], lex, 180, 0, "core", set())]
+    assert "frame:tr.present.pos" in lexicon.core() and "frame:tr.past.pos" not in lexicon.core()
+    assert abs(made.count("tr.present.pos") / made.count("tr.past.pos") - grammar.CORE_WEIGHT) < 2
     monkeypatch.setattr(lexicon, "core", lambda: frozenset({"noun:apple", "noun:aunt"}))
     monkeypatch.setattr(corpus, "core", lexicon.core)
     with pytest.raises(ValueError, match="noun:aunt"):

@@ -30,18 +30,21 @@ def plan(lex: Lexicon | None = None) -> Plan:
     ids = read_ids(HELD_OUT)
     frames = tuple(sorted(i.removeprefix("frame:") for i in ids if i.startswith("frame:")))
     words = frozenset(i for i in ids if not i.startswith("frame:"))
-    known = {e.id for e in lex.entries()}
+    known = {e.id for e in lex.entries()} | {f"frame:{f}" for f in grammar.FRAMES}
     unknown = [f for f in frames if f not in grammar.FRAMES] + sorted(words - known)
     if unknown:
         raise ValueError(f"{HELD_OUT.name} names what the grammar and lexicon do not have: {unknown}")
-    if core() - known or core() & words:
-        raise ValueError(f"core.txt names words the lexicon lacks or holds out: {sorted(core() - known | core() & words)}")
+    wrong = core() - known | core() & (words | {f"frame:{f}" for f in frames})
+    if wrong:
+        raise ValueError(f"core.txt names what the grammar and lexicon lack or hold out: {sorted(wrong)}")
     return Plan(tuple(f for f in sorted(grammar.FRAMES) if f not in frames), frames, words)
 
 
 def generate(frames, lex: Lexicon, n: int, seed: int, salt: str, seen: set[str], accept=lambda ex: True,
              max_tries: int = 50):
-    """n distinct examples (by English text, across `seen`) of the given frames, frame by frame in turn."""
+    """n distinct examples (by English text, across `seen`) of the given frames, frame by frame in turn;
+    a core frame (lexicon/core.txt) takes CORE_WEIGHT turns of the rotation."""
+    frames = [f for f in frames for _ in range(grammar.CORE_WEIGHT if f"frame:{f}" in core() else 1)]
     out, i, misses = [], 0, 0
     while len(out) < n:
         frame = frames[i % len(frames)]
