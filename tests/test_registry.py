@@ -1,0 +1,84 @@
+"""The server-wide registry of session models (transformer_core/registry.py): bounds per owner and for
+the server (count and bytes), least recently used first, notes for the owners, closed owners dropped."""
+import threading
+
+import pytest
+import torch
+
+from transformer_core.registry import MB, ModelRegistry, TooLarge, tensor_bytes
+
+
+def test_per_owner_bound_evicts_the_owners_least_recently_used():
+    reg = ModelRegistry(per_owner=2, max_models=10, max_bytes=100)
+    a = reg.add("s1", "a", "A", 1)
+    b = reg.add("s1", "b", "B", 1)
+    other = reg.add("s2", "x", "X", 1)
+    assert reg.get(a) == "A"                    # a used again: b is now s1's least recently used
+    c = reg.add("s1", "c", "C", 1)
+    assert reg.get(b) is None and reg.get(a) == "A" and reg.get(c) == "C" and reg.get(other) == "X"
+    assert reg.take_evicted("s1") == ["b"] and reg.take_evicted("s1") == []
+    assert reg.take_evicted("s2") == []
+
+
+def test_server_bounds_by_count_and_bytes_evict_across_owners():
+    reg = ModelRegistry(per_owner=5, max_models=3, max_bytes=10)
+    h1 = reg.add("s1", "one", 1, 3)
+    h2 = reg.add("s2", "two", 2, 3)
+    h3 = reg.add("s3", "three", 3, 3)
+    h4 = reg.add("s4", "four", 4, 1)            # a 4th model: the least recently used (s1's) goes
+    assert reg.get(h1) is None and reg.usage() == (3, 7)
+    assert reg.take_evicted("s1") == ["one"]
+    reg.get(h2)                                 # s2 used: s3's is now the least recently used
+    big = reg.add("s5", "big", 5, 7)            # 4 models, 14 > 10 bytes: s3's, then s4's go
+    assert reg.get(h3) is None and reg.get(h4) is None and reg.get(h2) == 2 and reg.get(big) == 5
+    assert reg.usage() == (2, 10)
+    assert reg.take_evicted("s3") == ["three"] and reg.take_evicted("s4") == ["four"]
+
+
+def test_a_model_larger_than_the_server_bound_is_refused_and_nothing_goes():
+    reg = ModelRegistry(per_owner=3, max_models=3, max_bytes=10)
+    h = reg.add("s1", "a", "A", 5)
+    with pytest.raises(TooLarge, match="more than"):
+        reg.add("s2", "huge", "H", 11)
+    assert reg.get(h) == "A" and reg.usage() == (1, 5)
+
+
+def test_dropping_an_owner_frees_its_models_and_notes():
+    reg = ModelRegistry(per_owner=1)
+    reg.add("s1", "a", "A", 1)
+    reg.add("s1", "b", "B", 1)                  # a evicted: a note for s1
+    kept = reg.add("s2", "c", "C", 1)
+    assert reg.owners() == {"s1", "s2"}
+    assert reg.drop_owner("s1") == 1
+    assert reg.owners() == {"s2"} and reg.usage() == (1, 1) and reg.take_evicted("s1") == []
+    reg.remove(kept)
+    assert reg.usage() == (0, 0)
+
+
+def test_limits_from_the_environment():
+    reg = ModelRegistry.from_env({"ATLAS_MODELS_PER_SESSION": "2", "ATLAS_MODELS_MAX": "5", "ATLAS_MODELS_MAX_MB": "64"})
+    assert (reg.per_owner, reg.max_models, reg.max_bytes) == (2, 5, 64 * MB)
+    reg = ModelRegistry.from_env({"ATLAS_MODELS_MAX": "lots"})
+    assert (reg.per_owner, reg.max_models, reg.max_bytes) == (3, 24, 1024 * MB)
+
+
+def test_tensor_bytes_counts_parameters_and_buffers():
+    layer = torch.nn.BatchNorm1d(4)             # 8 float32 parameters, 9 buffers (one int64)
+    assert tensor_bytes(layer) == 8 * 4 + 8 * 4 + 8
+
+
+def test_many_threads_never_break_the_bounds():
+    reg = ModelRegistry(per_owner=2, max_models=6, max_bytes=50)
+
+    def session(i):
+        for j in range(50):
+            reg.get(reg.add(f"s{i}", f"m{j}", j, 1 + j % 7))
+            assert reg.usage()[0] <= 6 and reg.usage()[1] <= 50
+
+    threads = [threading.Thread(target=session, args=(i,)) for i in range(8)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    count, nbytes = reg.usage()
+    assert count <= 6 and nbytes <= 50

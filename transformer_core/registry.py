@@ -1,0 +1,123 @@
+"""The models sessions loaded themselves (uploads, Hub pulls), held once for the whole server.
+
+    registry = ModelRegistry(per_owner=3, max_models=24, max_bytes=1024 * MB)   # or ModelRegistry.from_env()
+    handle = registry.add(owner, label, ckpt, nbytes)   # may evict others; TooLarge if it can never fit
+    registry.get(handle)                               # the model, or None once evicted (marks it used)
+    registry.take_evicted(owner)                       # labels of owner's models evicted since last asked
+    registry.drop_owner(owner)                         # a closed session: all its models go
+
+Bounds: per owner (a session) by count, and for the whole server by count and by bytes (the models'
+parameters and buffers).  Past a bound the least recently used models go (never the one being added),
+and their owner's labels are kept for take_evicted(), so the owner's page can say what was removed.
+An owner only holds handles; the models live here, behind one lock.  No Streamlit here: the pages
+(pages/ui/model_state.py) use the session id as the owner.
+"""
+from __future__ import annotations
+
+import os
+import threading
+import uuid
+from collections import OrderedDict
+from dataclasses import dataclass
+
+MB = 1024 * 1024
+MAX_EVICTED_NOTES = 8           # labels remembered per owner until it asks
+
+
+class TooLarge(ValueError):
+    """A model larger than the server's whole byte bound."""
+
+    def __init__(self, nbytes: int, max_bytes: int):
+        super().__init__(f"the model needs {nbytes / MB:.0f} MB, more than the {max_bytes / MB:.0f} MB "
+                         "this server keeps for uploaded models in all")
+        self.nbytes, self.max_bytes = nbytes, max_bytes
+
+
+def tensor_bytes(module) -> int:
+    """Bytes of a torch module's parameters and buffers."""
+    return sum(t.numel() * t.element_size() for t in (*module.parameters(), *module.buffers()))
+
+
+@dataclass
+class _Entry:
+    owner: str
+    label: str
+    value: object
+    nbytes: int
+
+
+class ModelRegistry:
+    def __init__(self, per_owner: int = 3, max_models: int = 24, max_bytes: int = 1024 * MB):
+        self.per_owner, self.max_models, self.max_bytes = max(1, per_owner), max(1, max_models), max_bytes
+        self._lock = threading.Lock()
+        self._entries: OrderedDict[str, _Entry] = OrderedDict()      # least recently used first
+        self._evicted: dict[str, list[str]] = {}
+
+    @classmethod
+    def from_env(cls, environ=None) -> "ModelRegistry":
+        """ATLAS_MODELS_PER_SESSION (3), ATLAS_MODELS_MAX (24), ATLAS_MODELS_MAX_MB (1024)."""
+        environ = os.environ if environ is None else environ
+
+        def number(name: str, default: float) -> float:
+            try:
+                return float(environ.get(name, "") or default)
+            except ValueError:
+                return default
+
+        return cls(int(number("ATLAS_MODELS_PER_SESSION", 3)), int(number("ATLAS_MODELS_MAX", 24)),
+                   int(number("ATLAS_MODELS_MAX_MB", 1024) * MB))
+
+    def add(self, owner: str, label: str, value, nbytes: int) -> str:
+        if nbytes > self.max_bytes:
+            raise TooLarge(nbytes, self.max_bytes)
+        handle = uuid.uuid4().hex
+        with self._lock:
+            self._entries[handle] = _Entry(owner, label, value, nbytes)
+            while sum(e.owner == owner for e in self._entries.values()) > self.per_owner:
+                self._evict(next(h for h, e in self._entries.items() if e.owner == owner and h != handle))
+            while len(self._entries) > self.max_models or self._bytes() > self.max_bytes:
+                self._evict(next(h for h in self._entries if h != handle))
+        return handle
+
+    def get(self, handle: str):
+        with self._lock:
+            entry = self._entries.get(handle)
+            if entry is None:
+                return None
+            self._entries.move_to_end(handle)
+            return entry.value
+
+    def remove(self, handle: str) -> None:
+        with self._lock:
+            self._entries.pop(handle, None)
+
+    def drop_owner(self, owner: str) -> int:
+        """Remove all of owner's models (and its notes); -> how many."""
+        with self._lock:
+            mine = [h for h, e in self._entries.items() if e.owner == owner]
+            for h in mine:
+                del self._entries[h]
+            self._evicted.pop(owner, None)
+            return len(mine)
+
+    def take_evicted(self, owner: str) -> list[str]:
+        with self._lock:
+            return self._evicted.pop(owner, [])
+
+    def owners(self) -> set[str]:
+        with self._lock:
+            return {e.owner for e in self._entries.values()} | set(self._evicted)
+
+    def usage(self) -> tuple[int, int]:
+        """(models held, their bytes)."""
+        with self._lock:
+            return len(self._entries), self._bytes()
+
+    def _bytes(self) -> int:
+        return sum(e.nbytes for e in self._entries.values())
+
+    def _evict(self, handle: str) -> None:
+        entry = self._entries.pop(handle)
+        notes = self._evicted.setdefault(entry.owner, [])
+        notes.append(entry.label)
+        del notes[:-MAX_EVICTED_NOTES]
