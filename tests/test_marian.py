@@ -8,6 +8,7 @@ equal generate's.  Nothing reaches the network.
 import io
 import json
 import pickle
+import shutil
 
 import huggingface_hub
 import pytest
@@ -16,7 +17,7 @@ import torch
 
 from transformer_core.checkpoint import CONFIG, WEIGHTS, CheckpointError, load_checkpoint
 from transformer_core.decoding import beam_search, default_max_len, greedy_decode
-from transformer_core.marian import SOURCE_SPM, TARGET_SPM, TORCH_WEIGHTS, VOCAB
+from transformer_core.marian import GENERATION_CONFIG, SOURCE_SPM, TARGET_SPM, TORCH_WEIGHTS, VOCAB
 from transformer_core.masks import make_src_mask
 from transformer_core.positional import sinusoidal_encoding
 from transformer_core.translate import source_ids, translate, translate_lines
@@ -256,7 +257,7 @@ def test_beam_and_eos_cases_are_exercised(tmp_path_factory, vocabulary):
 def test_translate_decodes_a_marian_checkpoint_as_generate_does(pair):
     """translate() uses the options the checkpoint's config.json and generation_config.json give generate."""
     ckpt, hf = pair
-    assert ckpt.search == {"penalty": "hf", **GENERATE_DEFAULTS}
+    assert ckpt.search == {"alpha": ALPHA, "penalty": "hf", **GENERATE_DEFAULTS}   # num_beams 1: no beam width
     cfg = ckpt.config
     for beams in (1, 4):
         out = translate(ckpt, SENTENCES[0], beam=beams, alpha=ALPHA, trace=True)
@@ -269,6 +270,29 @@ def test_translate_decodes_a_marian_checkpoint_as_generate_does(pair):
         assert out.text == ckpt.tokenizer.decode(out.out_ids)
     for text in SENTENCES:             # the CLI's batched greedy (one sentence: the same max length)
         assert translate_lines(ckpt, [text], beam=1) == [translate(ckpt, text, beam=1).text]
+
+
+def test_num_beams_and_length_penalty_of_generation_config_json_are_the_models(pair, tmp_path):
+    """A generation_config.json with num_beams and length_penalty: translate() with no beam or α given
+    decodes with them, as generate does; the defaults of our own checkpoints stay the paper's."""
+    ckpt, hf = pair
+    folder = tmp_path / "marian"
+    shutil.copytree(ckpt.path, folder)
+    generation = json.loads((folder / GENERATION_CONFIG).read_text())
+    (folder / GENERATION_CONFIG).write_text(json.dumps({**generation, "num_beams": 3, "length_penalty": 0.7}))
+    other = load_checkpoint(folder)
+    assert (other.beam_options["beam"], other.beam_options["alpha"]) == (3, 0.7)
+    for text in SENTENCES:
+        out = translate(other, text)
+        ref = hf.generate(input_ids=torch.tensor([out.src_ids]), num_beams=3, length_penalty=0.7,
+                          max_length=default_max_len(other.model, len(out.src_ids)) + 1,
+                          bad_words_ids=[[other.config.pad_id]])[0].tolist()
+        assert out.out_ids == [t for t in ref[1:] if t not in (other.config.eos_id, other.config.pad_id)]
+    for bad, message in (({"length_penalty": "long"}, "length_penalty must be a number"),
+                         ({"num_beams": 0}, "num_beams must be a positive integer")):
+        (folder / GENERATION_CONFIG).write_text(json.dumps({**generation, **bad}))
+        with pytest.raises(CheckpointError, match=f"^{GENERATION_CONFIG}: {message}"):
+            load_checkpoint(folder)
 
 
 @torch.no_grad()

@@ -17,6 +17,7 @@ from safetensors import SafetensorError
 from safetensors.torch import load_file, save_file
 
 from .config import ConfigError, ModelConfig
+from .decoding import ALPHA, BEAM
 from .model import Transformer
 from .tokenizer import Tokenizer, TokenizerError
 
@@ -49,6 +50,12 @@ class Checkpoint:
     @property
     def name(self) -> str:
         return self.path.name
+
+    @property
+    def beam_options(self) -> dict:
+        """beam_search's options for this model: the paper's (beam 4, α 0.6, GNMT's lp), overridden by the
+        ones it was made for (search; a Marian checkpoint's come from generate's config)."""
+        return {"beam": BEAM, "alpha": ALPHA, "penalty": "gnmt", **self.search}
 
     @property
     def log_path(self) -> Path | None:

@@ -23,6 +23,9 @@ from .masks import make_src_mask
 from .model import Transformer
 from .probe import Probe
 
+BEAM, ALPHA = 4, 0.6      # the paper's beam width and length penalty α; a checkpoint may bring its own
+
+
 
 @dataclass
 class StepTrace:
@@ -208,7 +211,7 @@ def greedy_decode_batch(model: Transformer, src: torch.Tensor, max_len: int | No
 
 
 @torch.inference_mode()
-def beam_search(model: Transformer, src: list[int], beam: int = 4, alpha: float = 0.6,
+def beam_search(model: Transformer, src: list[int], beam: int = BEAM, alpha: float = ALPHA,
                 max_len: int | None = None, trace: bool = False, top_k: int = 5,
                 heads_off: dict[str, list[int]] | None = None, penalty: str = "gnmt", early_stopping: bool = True,
                 renormalize: bool = True, force_eos: bool = False) -> Decoded:

@@ -11,8 +11,8 @@ with these differences, each a ModelConfig option:
   * final_logits_bias added to the logits (logits_bias)
   * embeddings that may be untied: the encoder's (share_src_embedding), the output's (tie_output)
   * the decoder starts with <pad> (decoder_start_token_id): bos_id is that id here.
-Decoding as transformers' generate does (|Y|^α, its stopping rule, the forced </s>) takes options of
-greedy_decode and beam_search, which the Checkpoint's `search` holds (generate_options).
+Decoding as transformers' generate does (its num_beams and length_penalty α, |Y|^α, its stopping rule, the forced
+</s>) takes options of greedy_decode and beam_search, which the Checkpoint's `search` holds (generate_options).
 Text: source text -> source.spm pieces -> ids through vocab.json (a piece it lacks -> <unk>) + </s>, no BOS;
 output ids -> pieces through vocab.json -> target.spm's decode_pieces.
 """
@@ -244,10 +244,17 @@ def marian_state(state: dict[str, torch.Tensor], cfg: ModelConfig, file: str) ->
 
 def generate_options(hf: dict, generation: dict) -> dict:
     """The options that make greedy_decode and beam_search decode as transformers' generate does with
-    this config: |Y|^α, its stopping rule, no renormalizing after banning <pad>, the forced </s>."""
+    this config: its beam width (num_beams, when over 1) and α (length_penalty, default 1.0), |Y|^α, its
+    stopping rule, no renormalizing after banning <pad>, the forced </s>."""
     def option(name, default):
         return generation.get(name, hf.get(name, default))
-    return {"penalty": "hf", "early_stopping": option("early_stopping", False) is True,
+    alpha, beams = option("length_penalty", 1.0), option("num_beams", 1)
+    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)):
+        raise CheckpointError(f"{GENERATION_CONFIG}: length_penalty must be a number, got {alpha!r}")
+    if isinstance(beams, bool) or not isinstance(beams, int) or beams < 1:
+        raise CheckpointError(f"{GENERATION_CONFIG}: num_beams must be a positive integer, got {beams!r}")
+    beam = {"beam": beams} if beams > 1 else {}          # 1 (greedy): the app's beam mode keeps 4
+    return {**beam, "alpha": float(alpha), "penalty": "hf", "early_stopping": option("early_stopping", False) is True,
             "renormalize": bool(option("renormalize_logits", False)),
             "force_eos": option("forced_eos_token_id", None) == hf.get("eos_token_id")}
 

@@ -36,20 +36,25 @@ def source_ids(tokenizer: Tokenizer, text: str, max_len: int) -> tuple[list[int]
     return [*head, *ids[:room], tokenizer.eos_id], len(ids) > room
 
 
-def translate(ckpt: Checkpoint, text: str, beam: int = 4, alpha: float = 0.6, trace: bool = False,
-              heads_off: dict[str, list[int]] | None = None) -> Translation:
+def translate(ckpt: Checkpoint, text: str, beam: int | None = None, alpha: float | None = None,
+              trace: bool = False, heads_off: dict[str, list[int]] | None = None) -> Translation:
+    """Beam search with the checkpoint's options (Checkpoint.beam_options), of which beam and alpha may be
+    given here; greedy for beam 1."""
     src, truncated = source_ids(ckpt.tokenizer, text, ckpt.config.max_len)
-    if beam > 1:
-        out = beam_search(ckpt.model, src, beam=beam, alpha=alpha, trace=trace, heads_off=heads_off, **ckpt.search)
+    options = ckpt.beam_options
+    options.update({k: v for k, v in (("beam", beam), ("alpha", alpha)) if v is not None})
+    if options["beam"] > 1:
+        out = beam_search(ckpt.model, src, trace=trace, heads_off=heads_off, **options)
     else:
         out = greedy_decode(ckpt.model, src, trace=trace, heads_off=heads_off,
-                            force_eos=ckpt.search.get("force_eos", False))
+                            force_eos=options.get("force_eos", False))
     return Translation(src, out.ids, ckpt.tokenizer.decode(out.ids), truncated, out)
 
 
-def translate_lines(ckpt: Checkpoint, lines: list[str], beam: int = 4, batch_size: int = 64) -> list[str]:
-    """Translate many sentences: batched greedy for beam 1, else one beam search per sentence."""
-    if beam > 1:
+def translate_lines(ckpt: Checkpoint, lines: list[str], beam: int | None = None, batch_size: int = 64) -> list[str]:
+    """Translate many sentences: batched greedy for beam 1, else one beam search per sentence (the
+    checkpoint's beam width when beam is None)."""
+    if (beam or ckpt.beam_options["beam"]) > 1:
         return [translate(ckpt, line, beam).text if line.strip() else "" for line in lines]
     cfg = ckpt.config
     srcs = [source_ids(ckpt.tokenizer, line, cfg.max_len)[0] for line in lines]
@@ -67,10 +72,10 @@ def translate_lines(ckpt: Checkpoint, lines: list[str], beam: int = 4, batch_siz
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
     parser.add_argument("--checkpoint", required=True, help="checkpoint folder")
-    parser.add_argument("--beam", type=int, default=4, help="beam size; 1 = greedy (default 4)")
+    parser.add_argument("--beam", type=int, help="beam size; 1 = greedy (default: the model's, 4 for ours)")
     parser.add_argument("input", nargs="?", default="-", help="text file, one sentence per line, or - for stdin")
     args = parser.parse_args(argv)
-    if args.beam < 1:
+    if args.beam is not None and args.beam < 1:
         parser.error("--beam must be at least 1")
     try:
         ckpt = load_checkpoint(args.checkpoint)
