@@ -9,8 +9,9 @@ Pages live in pages/, shared UI code in pages/ui/, all the math in transformer_c
 import streamlit as st
 
 from pages.ui.i18n import language_selector, t
-from pages.ui.model_state import model_selector
+from pages.ui.model_state import evicted_notice, model_selector, start_reaper
 from pages.ui.widgets import PAGE_KEY, present_toggle
+from transformer_core.workpool import Busy
 
 # (file, URL path, i18n key), in menu order.  The first page is the home page.
 # A URL path must differ from its file's name: Streamlit also reads pages/ as the folder of its older
@@ -41,4 +42,9 @@ with st.sidebar:
     st.caption(t("app.sidebar_caption"))
 
 st.session_state[PAGE_KEY] = page.url_path or PAGES[0][1]
-page.run()
+start_reaper()                  # once per server: closed sessions' uploaded models and files go
+evicted_notice()                # this session's uploaded models evicted to make room, if any
+try:
+    page.run()
+except Busy:                    # the compute pool's queue is full or its time limit passed (pages/ui/sentence.py)
+    st.warning(t("app.busy"), icon=":material/hourglass_top:")

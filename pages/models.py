@@ -1,10 +1,12 @@
 """Models: pick the checkpoint every page of this session uses, upload one, or load one from the
 Hugging Face Hub; see its settings, parameter count and model card.
 
-Bundled checkpoints (checkpoints/) are shared by the whole server; uploaded and Hub checkpoints live
-only in this session (pages/ui/model_state.py).  Uploads are untrusted: every check (no pickles, size
-caps, zip bombs, paths from archives, model size) is in transformer_core/upload.py; this page only
-hands it the files, a per-session temp dir and the limits, and turns its errors into messages.
+Bundled checkpoints (checkpoints/) are shared by the whole server; uploaded and Hub checkpoints belong
+to this session, held in the server's bounded registry (pages/ui/model_state.py: ATLAS_MODELS_PER_SESSION,
+ATLAS_MODELS_MAX, ATLAS_MODELS_MAX_MB); its uploaded files go with the model.  Uploads are untrusted:
+every check (no pickles, size caps, zip bombs, paths from archives, model size, a full disk) is in
+transformer_core/upload.py; this page only hands it the files, a per-session temp dir and the limits,
+and turns its errors into messages.
 A failed load changes nothing: the active model stays active.
 
 Limits: ATLAS_UPLOAD_MAX_MB (all files, default 200), ATLAS_UPLOAD_MAX_FILE_MB (each file; Streamlit's
@@ -27,13 +29,13 @@ from pages.ui.i18n import t
 from pages.ui.widgets import escape_md, page_header
 from transformer_core.checkpoint import CARD, Checkpoint, CheckpointError
 from transformer_core.hub import cache_dir_env, from_pretrained, offline_env
+from transformer_core.registry import TooLarge
 from transformer_core.upload import (MB, UploadError, UploadLimits, checkpoint_error_kind, load_upload, mb,
                                      sweep_stale)
 
 KIND_ICONS = {"bundled": "📦", "upload": "⬆️", "hub": "🤗"}   # language-free option labels (the value survives a language switch)
 KIND_MATERIAL = {"bundled": ":material/inventory_2:", "upload": ":material/upload:", "hub": ":material/cloud_download:"}
 UPLOAD_TYPES = ["zip", "json", "safetensors", "model", "jsonl", "md"]
-MAX_SESSION_MODELS = 3          # uploaded / Hub models one session keeps; the oldest unused one goes first
 MAX_CARD_CHARS = 20_000
 CONCURRENT_LOADS = 2            # checkpoint loads at once, server-wide (a whole class may click together)
 
@@ -69,7 +71,8 @@ def limits() -> UploadLimits:
 
 
 def session_dir() -> Path:
-    """This session's private temp dir; removed when the session's state is dropped (or at exit)."""
+    """This session's private temp dir; removed when the session has been closed for a while
+    (model_state.reap_closed_sessions), when its state is dropped, or at exit."""
     holder = st.session_state.get(TMP_KEY)
     if holder is None or not Path(holder.name).is_dir():
         _startup_sweep()
@@ -77,6 +80,7 @@ def session_dir() -> Path:
         root.mkdir(parents=True, exist_ok=True, mode=0o700)
         holder = tempfile.TemporaryDirectory(prefix="atlas-session-", dir=root, ignore_cleanup_errors=True)
         st.session_state[TMP_KEY] = holder
+        model_state.track_session_dir(Path(holder.name))
     return Path(holder.name)
 
 
@@ -102,24 +106,20 @@ def unique_label(label: str) -> str:
 
 
 def forget(key: str) -> None:
-    """Drop one of this session's models (and its uploaded files)."""
-    model_state.session_models().pop(key, None)
-    if st.session_state.get(model_state.ACTIVE_KEY) == key:
-        del st.session_state[model_state.ACTIVE_KEY]
-    info = infos().pop(key, {})
-    folder = info.get("folder")
-    if folder and Path(folder).resolve().is_relative_to(session_dir().resolve()):
-        shutil.rmtree(folder, ignore_errors=True)
+    """Drop one of this session's models (its uploaded files go with it: remember's on_drop)."""
+    model_state.forget(key)
+    infos().pop(key, None)
 
 
 def remember(ckpt: Checkpoint, label: str, **info) -> str:
-    """Keep ckpt in this session and make it active; the oldest unused one goes beyond MAX_SESSION_MODELS."""
-    models = model_state.session_models()
-    active = st.session_state.get(model_state.ACTIVE_KEY)
-    while len(models) >= MAX_SESSION_MODELS:
-        oldest = next((k for k in models if k != active), next(iter(models)))
-        forget(oldest)
-    key = model_state.add_session_model(ckpt, unique_label(label))
+    """Keep ckpt for this session and make it active; the registry may evict the least recently used
+    models (this session's first, beyond its own bound).  Its uploaded folder is removed when it goes."""
+    folder = info.get("folder")
+    if folder and Path(folder).resolve().is_relative_to(session_dir().resolve()):
+        on_drop = lambda: shutil.rmtree(folder, ignore_errors=True)     # noqa: E731
+    else:
+        on_drop = None
+    key = model_state.add_session_model(ckpt, unique_label(label), on_drop)
     infos()[key] = info
     return key
 
@@ -161,25 +161,30 @@ def error_text(err: Exception) -> tuple[str, str]:
             head = t("models.err.other")
     elif isinstance(err, CheckpointError):
         head = t(f"models.ckpt.{checkpoint_error_kind(err)}")
+    elif isinstance(err, TooLarge):
+        head = t("models.err.server_full", size_mb=mb(err.nbytes), limit_mb=mb(err.max_bytes))
     else:
         head = t("models.err.unexpected")
     active = model_state.active_key()
     kept = t("models.err.kept", label=escape_md(dict(model_state.model_choices()).get(active, active))) if active \
         else t("models.err.kept_none")
-    detail = str(err) if isinstance(err, (UploadError, CheckpointError)) else f"{type(err).__name__}: {err}"
+    detail = str(err) if isinstance(err, (UploadError, CheckpointError, TooLarge)) else f"{type(err).__name__}: {err}"
     detail = " ".join(detail.replace("`", "'").split())          # one line: it is shown as an inline code span
     return f"{head} {kept}", detail[:600] + ("…" if len(detail) > 600 else "")
 
 
 def try_load(load, label_for) -> None:
     """Run load() -> (ckpt, info); on success keep it and make it active, else flash the error."""
+    info = {}
     try:
         with _load_slots():
             ckpt, info = load()
+        key = remember(ckpt, label_for(info), **info)
     except Exception as err:  # noqa: BLE001 - nothing a bad upload does may break the page
+        if info.get("folder"):                                  # loaded, but the server cannot keep it
+            shutil.rmtree(info["folder"], ignore_errors=True)
         flash("error", *error_text(err))
         return
-    key = remember(ckpt, label_for(info), **info)
     text = t("models.loaded", label=escape_md(dict(model_state.model_choices()).get(key, key)))
     ignored = info.get("ignored") or []
     if ignored:
@@ -359,14 +364,14 @@ def details() -> None:
         st.table(params.set_index(params.columns[0]))
         st.caption(t("models.extras", examples=len(ckpt.examples),
                      log=t("models.yes") if ckpt.log_path else t("models.no")))
-    st.markdown(f"**{t('models.card.header')}** ({CARD})")
+    st.markdown(f"**{t('models.card.header')}** ({ckpt.card_file})")
     if ckpt.card.strip():
         st.caption(t("models.card.note"))
         card = defuse_card(ckpt.card)
         with st.container(border=True, height=560 if card.count("\n") > 40 else "content"):
             st.markdown(card)           # no unsafe_allow_html: HTML is shown as text
     else:
-        st.caption(t("models.card.none"))
+        st.caption(t("models.card.none", file=ckpt.card_file))
 
 
 page_header("models")

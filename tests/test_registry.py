@@ -43,16 +43,18 @@ def test_a_model_larger_than_the_server_bound_is_refused_and_nothing_goes():
     assert reg.get(h) == "A" and reg.usage() == (1, 5)
 
 
-def test_dropping_an_owner_frees_its_models_and_notes():
+def test_dropping_an_owner_frees_its_models_and_notes_and_on_drop_runs_however_a_model_leaves():
     reg = ModelRegistry(per_owner=1)
-    reg.add("s1", "a", "A", 1)
-    reg.add("s1", "b", "B", 1)                  # a evicted: a note for s1
-    kept = reg.add("s2", "c", "C", 1)
-    assert reg.owners() == {"s1", "s2"}
-    assert reg.drop_owner("s1") == 1
+    dropped = []
+    reg.add("s1", "a", "A", 1, lambda: dropped.append("a"))
+    reg.add("s1", "b", "B", 1, lambda: dropped.append("b"))     # a evicted: a note for s1
+    kept = reg.add("s2", "c", "C", 1, lambda: dropped.append("c"))
+    assert dropped == ["a"] and reg.owners() == {"s1", "s2"}
+    assert reg.drop_owner("s1") == 1 and dropped == ["a", "b"]
     assert reg.owners() == {"s2"} and reg.usage() == (1, 1) and reg.take_evicted("s1") == []
     reg.remove(kept)
-    assert reg.usage() == (0, 0)
+    reg.remove(kept)
+    assert reg.usage() == (0, 0) and dropped == ["a", "b", "c"]
 
 
 def test_limits_from_the_environment():

@@ -1,7 +1,7 @@
 """The models sessions loaded themselves (uploads, Hub pulls), held once for the whole server.
 
     registry = ModelRegistry(per_owner=3, max_models=24, max_bytes=1024 * MB)   # or ModelRegistry.from_env()
-    handle = registry.add(owner, label, ckpt, nbytes)   # may evict others; TooLarge if it can never fit
+    handle = registry.add(owner, label, ckpt, nbytes, on_drop)   # may evict others; TooLarge if it never fits
     registry.get(handle)                               # the model, or None once evicted (marks it used)
     registry.take_evicted(owner)                       # labels of owner's models evicted since last asked
     registry.drop_owner(owner)                         # a closed session: all its models go
@@ -10,7 +10,8 @@ Bounds: per owner (a session) by count, and for the whole server by count and by
 parameters and buffers).  Past a bound the least recently used models go (never the one being added),
 and their owner's labels are kept for take_evicted(), so the owner's page can say what was removed.
 An owner only holds handles; the models live here, behind one lock.  No Streamlit here: the pages
-(pages/ui/model_state.py) use the session id as the owner.
+(pages/ui/model_state.py) use the session id as the owner.  on_drop() is called (outside the lock)
+when a model leaves, however it leaves: the pages remove its uploaded files with it.
 """
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ import os
 import threading
 import uuid
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 
 MB = 1024 * 1024
@@ -44,6 +46,7 @@ class _Entry:
     label: str
     value: object
     nbytes: int
+    on_drop: Callable[[], None] | None
 
 
 class ModelRegistry:
@@ -67,16 +70,18 @@ class ModelRegistry:
         return cls(int(number("ATLAS_MODELS_PER_SESSION", 3)), int(number("ATLAS_MODELS_MAX", 24)),
                    int(number("ATLAS_MODELS_MAX_MB", 1024) * MB))
 
-    def add(self, owner: str, label: str, value, nbytes: int) -> str:
+    def add(self, owner: str, label: str, value, nbytes: int, on_drop: Callable[[], None] | None = None) -> str:
         if nbytes > self.max_bytes:
             raise TooLarge(nbytes, self.max_bytes)
         handle = uuid.uuid4().hex
+        gone = []
         with self._lock:
-            self._entries[handle] = _Entry(owner, label, value, nbytes)
+            self._entries[handle] = _Entry(owner, label, value, nbytes, on_drop)
             while sum(e.owner == owner for e in self._entries.values()) > self.per_owner:
-                self._evict(next(h for h, e in self._entries.items() if e.owner == owner and h != handle))
+                gone.append(self._evict(next(h for h, e in self._entries.items() if e.owner == owner and h != handle)))
             while len(self._entries) > self.max_models or self._bytes() > self.max_bytes:
-                self._evict(next(h for h in self._entries if h != handle))
+                gone.append(self._evict(next(h for h in self._entries if h != handle)))
+        _dropped(gone)
         return handle
 
     def get(self, handle: str):
@@ -89,16 +94,16 @@ class ModelRegistry:
 
     def remove(self, handle: str) -> None:
         with self._lock:
-            self._entries.pop(handle, None)
+            entry = self._entries.pop(handle, None)
+        _dropped([entry] if entry else [])
 
     def drop_owner(self, owner: str) -> int:
         """Remove all of owner's models (and its notes); -> how many."""
         with self._lock:
-            mine = [h for h, e in self._entries.items() if e.owner == owner]
-            for h in mine:
-                del self._entries[h]
+            gone = [self._entries.pop(h) for h, e in list(self._entries.items()) if e.owner == owner]
             self._evicted.pop(owner, None)
-            return len(mine)
+        _dropped(gone)
+        return len(gone)
 
     def take_evicted(self, owner: str) -> list[str]:
         with self._lock:
@@ -116,8 +121,15 @@ class ModelRegistry:
     def _bytes(self) -> int:
         return sum(e.nbytes for e in self._entries.values())
 
-    def _evict(self, handle: str) -> None:
+    def _evict(self, handle: str) -> _Entry:
         entry = self._entries.pop(handle)
         notes = self._evicted.setdefault(entry.owner, [])
         notes.append(entry.label)
         del notes[:-MAX_EVICTED_NOTES]
+        return entry
+
+
+def _dropped(entries: list[_Entry]) -> None:
+    for entry in entries:
+        if entry.on_drop is not None:
+            entry.on_drop()

@@ -1,12 +1,16 @@
 """Which checkpoint a session is looking at.
 
 Bundled checkpoints (folders under checkpoints/) load once per process with st.cache_resource and
-are shared by every session.  Uploaded or Hub checkpoints live only in the st.session_state of the
-session that loaded them, so no other session can see them.
+are shared by every session.  Uploaded or Hub checkpoints are held in REGISTRY (transformer_core/
+registry.py: bounded per session, and for the server by count and bytes, least recently used evicted);
+a session keeps only their handles, under its own session id, so no other session can see them.
+A model evicted to make room is named to its owner on its next run (evicted_notice()); a closed
+session's models and files go a grace period after it disconnects (reap_closed_sessions()).
 
     active()                 the active Checkpoint, or None (with the reason shown to the user)
     choose_bundled(name)     make a bundled checkpoint active
-    add_session_model(ckpt, label) -> key   keep an uploaded checkpoint in this session, active
+    add_session_model(ckpt, label, on_drop) -> key   keep an uploaded checkpoint for this session, active
+    forget(key)              drop one of this session's models
     model_choices()          [(key, label)] for a selectbox: bundled first, then this session's
     model_selector()         the choice in the sidebar, kept in the URL; page_model_selector(): on the page
 
@@ -17,17 +21,25 @@ from __future__ import annotations
 
 import gc
 import os
+import shutil
+import threading
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import streamlit as st
+from streamlit.runtime import Runtime
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from transformer_core.checkpoint import Checkpoint, CheckpointError, load_checkpoint
+from transformer_core.registry import ModelRegistry, tensor_bytes
 
 from .i18n import t
 
 CHECKPOINTS_DIR = Path(os.environ.get("ATLAS_CHECKPOINTS_DIR") or Path(__file__).resolve().parents[2] / "checkpoints")
 ACTIVE_KEY, SESSION_MODELS_KEY = "active_model", "session_models"
 BUNDLED, SESSION = "bundled:", "session:"
+REGISTRY = ModelRegistry.from_env()
 
 
 def _folders() -> list[str]:
@@ -75,9 +87,18 @@ def load_bundled(name: str) -> Checkpoint:
     return ckpt
 
 
-def session_models() -> dict[str, tuple[str, Checkpoint]]:
-    """This session's uploaded / Hub checkpoints: key -> (label, checkpoint)."""
-    return st.session_state.setdefault(SESSION_MODELS_KEY, {})
+def owner() -> str:
+    """This session's id: the owner of its models in REGISTRY."""
+    return get_script_run_ctx().session_id
+
+
+def session_models() -> dict[str, tuple[str, str]]:
+    """This session's uploaded / Hub checkpoints still held: key -> (label, REGISTRY handle)."""
+    models = st.session_state.setdefault(SESSION_MODELS_KEY, {})
+    for key, (_, handle) in list(models.items()):
+        if REGISTRY.get(handle) is None:                # evicted to make room
+            del models[key]
+    return models
 
 
 def model_choices() -> list[tuple[str, str]]:
@@ -89,12 +110,79 @@ def choose_bundled(name: str) -> None:
     st.session_state[ACTIVE_KEY] = BUNDLED + name
 
 
-def add_session_model(ckpt: Checkpoint, label: str) -> str:
-    models = session_models()
-    key = f"{SESSION}{len(models)}:{label}"
-    models[key] = (label, ckpt)
+def add_session_model(ckpt: Checkpoint, label: str, on_drop: Callable[[], None] | None = None) -> str:
+    """Keep ckpt for this session (REGISTRY may evict others, this session's least recently used first;
+    registry.TooLarge if it can never fit) and make it active; on_drop runs when it leaves."""
+    handle = REGISTRY.add(owner(), label, ckpt, tensor_bytes(ckpt.model), on_drop)
+    key = f"{SESSION}{handle[:8]}:{label}"
+    session_models()[key] = (label, handle)
     st.session_state[ACTIVE_KEY] = key
     return key
+
+
+def forget(key: str) -> None:
+    """Drop one of this session's models (its on_drop runs)."""
+    label_handle = st.session_state.get(SESSION_MODELS_KEY, {}).pop(key, None)
+    if label_handle:
+        REGISTRY.remove(label_handle[1])
+    if st.session_state.get(ACTIVE_KEY) == key:
+        del st.session_state[ACTIVE_KEY]
+
+
+def _session_checkpoint(key: str) -> Checkpoint | None:
+    label_handle = session_models().get(key)
+    return REGISTRY.get(label_handle[1]) if label_handle else None
+
+
+def evicted_notice() -> None:
+    """Name this session's models evicted to make room since its last run (each run of app.py)."""
+    labels = REGISTRY.take_evicted(owner())
+    if labels:
+        st.warning(t("model.evicted", labels=", ".join(labels)), icon=":material/delete_sweep:")
+
+
+# ---------------------------------------------------------------- closed sessions
+
+GRACE_S = float(os.environ.get("ATLAS_SESSION_GRACE_S") or 120)   # Streamlit keeps a session for reconnects as long
+REAP_EVERY_S = 5.0
+_SESSION_DIRS: dict[str, Path] = {}          # session id -> its upload temp dir (pages/models.py)
+_gone_since: dict[str, float] = {}
+
+
+def track_session_dir(path: Path) -> None:
+    _SESSION_DIRS[owner()] = path
+
+
+def reap_closed_sessions(is_active: Callable[[str], bool]) -> list[str]:
+    """Drop the models and remove the upload dir of every session is_active() has denied for GRACE_S
+    (a reconnect within it keeps them) -> the sessions reaped."""
+    now, reaped = time.monotonic(), []
+    for sid in REGISTRY.owners() | set(_SESSION_DIRS):
+        if is_active(sid):
+            _gone_since.pop(sid, None)
+        elif now - _gone_since.setdefault(sid, now) >= GRACE_S:
+            REGISTRY.drop_owner(sid)
+            folder = _SESSION_DIRS.pop(sid, None)
+            if folder is not None:
+                shutil.rmtree(folder, ignore_errors=True)
+            del _gone_since[sid]
+            reaped.append(sid)
+    return reaped
+
+
+def _reap_forever() -> None:
+    while True:
+        time.sleep(REAP_EVERY_S)
+        if Runtime.exists():
+            reap_closed_sessions(Runtime.instance().is_active_session)
+
+
+@st.cache_resource(show_spinner=False)
+def start_reaper() -> threading.Thread:
+    """Once per server: a daemon thread reaping closed sessions every REAP_EVERY_S."""
+    thread = threading.Thread(target=_reap_forever, name="atlas-reaper", daemon=True)
+    thread.start()
+    return thread
 
 
 def active_key() -> str | None:
@@ -107,7 +195,7 @@ def active_key() -> str | None:
 def checkpoint_for(key: str) -> Checkpoint | None:
     """The checkpoint behind a model_choices() key, or None when it cannot be loaded."""
     if key.startswith(SESSION):
-        return session_models()[key][1]
+        return _session_checkpoint(key)
     try:
         return load_bundled(key.removeprefix(BUNDLED))
     except CheckpointError:
@@ -122,7 +210,7 @@ def active(quiet: bool = False) -> Checkpoint | None:
             st.info(t("model.none_available"))
         return None
     if key.startswith(SESSION):
-        return session_models()[key][1]
+        return _session_checkpoint(key)
     try:
         return load_bundled(key.removeprefix(BUNDLED))
     except CheckpointError as err:

@@ -7,6 +7,11 @@
                                      st.cache_data for bundled models (keyed by name), a small dict
                                      in st.session_state for this session's own models
 
+A model run that is not cached runs on POOL (transformer_core/workpool.py: ATLAS_COMPUTE_WORKERS
+threads, default the cores; ATLAS_COMPUTE_QUEUE waiting, default 16 per worker; ATLAS_COMPUTE_TIMEOUT_S,
+default 30): one session's long input holds one worker, and past the queue or the time limit the run
+raises workpool.Busy, which app.py shows as "the server is busy" instead of waiting on.
+
 The sentence and the decoding mode are shared by the three pages (kept under SHARED_KEYS), so a
 sentence typed on one page is the sentence of the next.
 """
@@ -20,6 +25,7 @@ import torch
 from transformer_core import explain, input_check
 from transformer_core.checkpoint import Checkpoint
 from transformer_core.translate import source_ids, split_sentences, translate
+from transformer_core.workpool import WorkPool
 
 from . import model_state
 from .i18n import t
@@ -32,6 +38,7 @@ MAX_SENTENCES = 20               # a paragraph's sentences translated one by one
 MAX_EXAMPLES = 6
 SHARED_TEXT, SHARED_MODE = "atlas_sentence", "atlas_mode"
 SESSION_CACHE, SESSION_CACHE_SIZE = "atlas_runs", 24
+POOL = WorkPool.from_env()
 DEFAULT_EXAMPLES = ("translate.example.1", "translate.example.2", "translate.example.3")
 
 
@@ -197,7 +204,7 @@ RUNS: dict[str, Callable[[Checkpoint, str, int, tuple], dict]] = {"translation":
 
 @st.cache_data(max_entries=256, show_spinner=False)
 def _bundled_run(kind: str, name: str, text: str, beam: int, heads_off: tuple) -> dict:
-    return RUNS[kind](model_state.load_bundled(name), text, beam, heads_off)
+    return POOL.run(RUNS[kind], model_state.load_bundled(name), text, beam, heads_off)
 
 
 def run_cached(kind: str, key: str, ckpt: Checkpoint, text: str, beam: int, heads_off: tuple = ()) -> dict:
@@ -210,14 +217,18 @@ def run_cached(kind: str, key: str, ckpt: Checkpoint, text: str, beam: int, head
     if ck not in cache:
         while len(cache) >= SESSION_CACHE_SIZE:
             cache.pop(next(iter(cache)))
-        cache[ck] = RUNS[kind](ckpt, text, beam, heads_off)
+        cache[ck] = POOL.run(RUNS[kind], ckpt, text, beam, heads_off)
     return cache[ck]
 
 
 def full_trace(ckpt: Checkpoint, src_ids: list[int], out_ids: list[int]) -> explain.FullTrace:
     """A full trace (not cached: it holds every intermediate tensor; it takes one forward pass)."""
+    return POOL.run(_full_trace, ckpt.model, src_ids, out_ids)
+
+
+def _full_trace(model, src_ids: list[int], out_ids: list[int]) -> explain.FullTrace:
     one_thread()
-    return explain.full_trace(ckpt.model, src_ids, out_ids)
+    return explain.full_trace(model, src_ids, out_ids)
 
 
 def layer_head_label(layer: int, head: int | None = None) -> str:
