@@ -22,7 +22,6 @@ MAX_HEALTH_S="${ATLAS_MAX_HEALTH_S:-20}"
 PAGE_TIMEOUT_S="${ATLAS_PAGE_TIMEOUT_S:-240}"
 PY="${ATLAS_PYTHON:-$ROOT/.venv/bin/python}"
 OUT_DIR="$ROOT/out"
-TORCH_VERSION="2.13.0"
 mkdir -p "$OUT_DIR"
 
 log() { printf '[docker_smoke] %s\n' "$*" >&2; }
@@ -43,27 +42,10 @@ fi
 source "$ROOT/scripts/podman_setup.sh"
 
 # --- build -------------------------------------------------------------------
-build_args=(--pull=never --format docker --layers -t "$IMAGE" -f "$CONTEXT/Dockerfile")
-# The torch CPU wheel from the folder pip's find-links points at, when it is there.
-wheels_dir=""
-for d in ${PIP_FIND_LINKS:-} $(pip config get global.find-links 2>/dev/null || true) /opt/wheels; do
-  if compgen -G "$d/torch-${TORCH_VERSION}+cpu-*.whl" >/dev/null; then wheels_dir="$d"; break; fi
-done
-if [ -n "$wheels_dir" ]; then
-  build_args+=(--build-context "wheels=$wheels_dir")
-  log "torch wheel from $wheels_dir"
-fi
-# pip inside the build trusts the system CA bundle (TLS-inspecting networks).
-for ca in "${PIP_CERT:-}" /etc/ssl/certs/ca-certificates.crt; do
-  if [ -n "$ca" ] && [ -s "$ca" ]; then build_args+=(--secret "id=pip_ca,src=$ca"); break; fi
-done
-# The PyPI index the host's pip uses, if it is a network one.
-index_url="$(pip config get global.index-url 2>/dev/null || true)"
-case "$index_url" in http://*|https://*) build_args+=(--build-arg "PIP_INDEX_URL=$index_url") ;; esac
-
-log "podman build ${build_args[*]} $CONTEXT"
+# shellcheck source=scripts/podman_build.sh
+source "$ROOT/scripts/podman_build.sh"
 t_build=$(now)
-podman build "${build_args[@]}" "$CONTEXT" >"$OUT_DIR/docker_build.log" 2>&1 \
+atlas_podman_build "$IMAGE" "$CONTEXT" "$OUT_DIR/docker_build.log" \
   || { tail -n 40 "$OUT_DIR/docker_build.log" >&2; log "build FAILED (log: out/docker_build.log)"; exit 1; }
 build_s=$(elapsed "$t_build" "$(now)")
 size_bytes=$(podman image inspect --format '{{.Size}}' "$IMAGE")
