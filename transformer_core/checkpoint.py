@@ -46,6 +46,7 @@ class Checkpoint:
     training: dict = field(default_factory=dict)        # training.json, when the folder has one
     gold: dict[str, tuple[str, str]] = field(default_factory=dict)  # src -> (tgt, links), from GOLD
     search: dict = field(default_factory=dict)  # decoding options the model was made for (Marian: generate's)
+    card_file: str = CARD                       # where the card comes from (a Hugging Face repo's: README.md)
 
     @property
     def name(self) -> str:

@@ -289,8 +289,7 @@ def load_marian(folder: Path) -> Checkpoint:
         raise CheckpointError(str(err).replace(WEIGHTS, file)) from None
     model.load_state_dict(state)
     model.eval()
-    card = (folder / README).read_text(encoding="utf-8", errors="replace") if (folder / README).is_file() else ""
-    if not card and (folder / CARD).is_file():
-        card = (folder / CARD).read_text(encoding="utf-8", errors="replace")
+    card_file = next((name for name in (README, CARD) if (folder / name).is_file()), README)
+    card = (folder / card_file).read_text(encoding="utf-8", errors="replace") if (folder / card_file).is_file() else ""
     generation = read_json(folder / GENERATION_CONFIG) if (folder / GENERATION_CONFIG).is_file() else {}
-    return Checkpoint(folder, cfg, model, tokenizer, card, search=generate_options(hf, generation))
+    return Checkpoint(folder, cfg, model, tokenizer, card, search=generate_options(hf, generation), card_file=card_file)
