@@ -8,7 +8,7 @@ import streamlit as st
 
 from pages.ui import figures, model_state
 from pages.ui.i18n import current_lang, t
-from pages.ui.sentence import BEAM, run_cached
+from pages.ui.sentence import beam_width, run_cached
 from pages.ui.widgets import latex, page_header, show_figure
 from transformer_core.bleu import MAX_ORDER, SMOOTH_METHODS, TOKENIZERS, lecture_score, sentence_breakdown
 from transformer_core.evaluate import bleu_tokenize
@@ -25,7 +25,7 @@ def default_pair() -> tuple[str, str, str]:
     example = next((e for e in ckpt.examples if str(e.get("ref", "")).strip()), None) if ckpt else None
     if example is None:
         return t("bleu.default_hyp"), t("bleu.default_ref"), TOKENIZERS[0]
-    run = run_cached("translation", model_state.active_key(), ckpt, example["src"], BEAM)
+    run = run_cached("translation", model_state.active_key(), ckpt, example["src"], beam_width(ckpt))
     return run["text"], example["ref"], bleu_tokenize(ckpt.config.tgt_lang)
 
 

@@ -1,7 +1,8 @@
 """Step-by-step decoding: the decoder writes the translation one token at a time.  A step slider
-shows, at each step, the decoder input so far (shifted right, BOS first), the top-k next-token
+shows, at each step, the decoder input so far (shifted right, the model's start token first), the top-k next-token
 probabilities, that step's encoder-decoder attention row of every layer and head, and the beam
-hypotheses with their scores.  All numbers are the StepTrace of translate(…, trace=True)."""
+hypotheses with their scores.  All numbers are the StepTrace of translate(…, trace=True); beam search
+uses the model's beam width and α (the paper's, or a Marian checkpoint's own: Checkpoint.beam_options)."""
 from __future__ import annotations
 
 import numpy as np
@@ -11,21 +12,25 @@ import streamlit as st
 from pages.ui import figures, model_state
 from pages.ui.export import matrix_frame
 from pages.ui.i18n import t
-from pages.ui.sentence import ALPHA, layer_head_label, sentence_run
+from pages.ui.sentence import layer_head_label, search_note, sentence_run, start_label
 from pages.ui.widgets import escape_md, latex, page_header, presenting, show_figure
 
 STACK_OVER = 6        # source tokens beyond which the top-k and attention charts stack, each at full width
+LENGTH_PENALTY = {"gnmt": r"lp(Y) = \left(\frac{5 + |Y|}{6}\right)^{\alpha}",   # decoding.length_penalty's kinds
+                  "hf": r"lp(Y) = |Y|^{\alpha}"}
 
 
-def lesson(beam: int) -> None:
+def lesson(ckpt, beam: int) -> None:
     c1, c2 = st.columns([3, 2], vertical_alignment="center")
     with c1:
-        st.markdown(t("decoding.lesson"))
+        st.markdown(t("decoding.lesson", start=start_label(ckpt)))
     with c2:
         latex(r"P(y_t \mid y_{<t}, x) = \mathrm{softmax}(h_t E^T)")
         if beam > 1:
+            options = ckpt.beam_options
             latex(r"\mathrm{score}(Y) = \frac{\log P(Y \mid X)}{lp(Y)}")
-            latex(r"lp(Y) = \left(\frac{5 + |Y|}{6}\right)^{\alpha}, \quad \alpha = " + f"{ALPHA}")
+            latex(LENGTH_PENALTY[options["penalty"]] + r", \quad \alpha = " + f"{options['alpha']:g}")
+            st.caption(t("decoding.alpha_note", beam=beam, alpha=f"{options['alpha']:g}", setting=search_note(ckpt)))
         else:
             latex(r"y_t = \arg\max_w P(w \mid y_{<t}, x)")
 
@@ -126,7 +131,7 @@ def main() -> None:
     with st.container(border=True):
         st.caption(t("decoding.final", n=len(res["steps"]), score=f"{res['score']:.3f}"))
         st.markdown("### " + escape_md(res["text"]) if res["text"] else t("translate.empty_output"))
-    lesson(beam)
+    lesson(ckpt, beam)
     if not res["steps"]:
         st.info(t("decoding.no_steps"))
         return

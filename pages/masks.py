@@ -6,13 +6,14 @@ import pandas as pd
 import streamlit as st
 import torch
 
-from pages.ui import figures, model_state
+from pages.ui import figures, model_state, theme
 from pages.ui.export import matrix_frame, unique_labels
 from pages.ui.i18n import current_lang, t
+from pages.ui.sentence import start_label
 from pages.ui.widgets import latex, page_header, show_figure
 from transformer_core.attention import attention_steps
 from transformer_core.masks import make_src_mask, make_trg_mask, subsequent_mask
-from transformer_core.toy import (EOS, MASK_KINDS, PAD_ID, batch_qkv, causal_leak, mask_for, pad_batch,
+from transformer_core.toy import (BOS, EOS, MASK_KINDS, PAD_ID, batch_qkv, causal_leak, mask_for, pad_batch,
                                   whitespace_batch)
 
 MAX_SENTENCES = 8
@@ -59,7 +60,8 @@ def batch_section(ids: torch.Tensor, tokens: list[list[str]], lines: list[str], 
     show_figure(fig, "padding_mask", matrix_frame(src_mask[:, 0, 0, :].int().numpy(), rows))
 
 
-def causal_section(ids: torch.Tensor, tokens: list[list[str]], b: int, pad_id: int) -> None:
+def causal_section(ids: torch.Tensor, tokens: list[list[str]], b: int, pad_id: int, start: str) -> None:
+    """start: the decoder's first token, as the caption names it (the lecture's <s>, or the model's)."""
     st.subheader(t("masks.sub.title"))
     st.markdown(t("masks.sub.explain"))
     T = ids.size(1)
@@ -81,7 +83,7 @@ def causal_section(ids: torch.Tensor, tokens: list[list[str]], b: int, pad_id: i
     with c3:
         show_figure(figures.mask_heatmap(combined, toks, toks, title=t("masks.sub.combined_title"), **kw),
                     "combined_mask", matrix_frame(combined.int().numpy(), toks, toks))
-    st.caption(t("masks.sub.caption"))
+    st.caption(t("masks.sub.caption", start=start))
 
 
 @st.fragment
@@ -128,7 +130,7 @@ def leak_section(ids: torch.Tensor, tokens: list[list[str]], lines: list[str], p
     ends_with_eos = toks[-1] in (EOS, "</s>")          # the toy's <eos> or SentencePiece's </s>
     last_word = len(toks) - 2 if len(toks) > 2 and ends_with_eos else len(toks) - 1
     pos = c1.slider(t("masks.leak.pos"), 1, len(toks) - 1, last_word, key=f"masks_leak_pos_{b}",
-                    help=t("masks.leak.pos_help"))
+                    help=t("masks.leak.pos_help", first=theme.token_label(toks[0])))
     new = c2.text_input(t("masks.leak.new"), t("masks.leak.default_token"), max_chars=40, key=f"masks_leak_new_{current_lang()}")
     new = (new or "").split()
     if not new:
@@ -152,7 +154,8 @@ def leak_section(ids: torch.Tensor, tokens: list[list[str]], lines: list[str], p
 
 
 def model_batch(lines: list[str], add_special: bool) -> tuple[torch.Tensor, list[list[str]], int] | None:
-    """The batch as the active model's SentencePiece tokenizer cuts it, padded with its pad id."""
+    """The batch as the active model's SentencePiece tokenizer cuts it, padded with its pad id; with
+    add_special its source's specials (BOS … EOS, or Marian's … EOS: its BOS is the decoder's start, <pad>)."""
     ckpt = model_state.active()
     if ckpt is None:
         return None
@@ -160,7 +163,7 @@ def model_batch(lines: list[str], add_special: bool) -> tuple[torch.Tensor, list
     rows = []
     for line in lines:
         pieces = tok.encode(line)[:MAX_TOKENS]
-        rows.append([tok.bos_id, *pieces, tok.eos_id] if add_special else pieces)
+        rows.append([*([tok.bos_id] if tok.source_bos else []), *pieces, tok.eos_id] if add_special else pieces)
     if not any(rows):
         return None
     ids = pad_batch(rows, tok.pad_id)
@@ -181,13 +184,14 @@ def main() -> None:
     if not lines:
         st.info(t("masks.empty"))
         return
-    pad_id = PAD_ID
+    pad_id, start = PAD_ID, theme.token_label(BOS)
     if splitter == "model":
         got = model_batch(lines, add_special)
         if got is None:
             st.info(t("masks.empty"))
             return
         ids, tokens, pad_id = got
+        start = start_label(model_state.active())
     else:
         try:
             ids, tokens, _ = whitespace_batch(lines, add_special, MAX_TOKENS)
@@ -199,7 +203,7 @@ def main() -> None:
     b = st.selectbox(t("masks.pick"), range(len(lines)), format_func=lambda i: sentence_label(i, lines),
                      index=int(np.argmin([len(line.split()) for line in lines])) if len(lines) > 1 else 0,
                      key="masks_pick", help=t("masks.pick_help"))
-    causal_section(ids, tokens, b, pad_id)
+    causal_section(ids, tokens, b, pad_id, start)
     st.divider()
     scores_section(ids, tokens, b, pad_id)
     st.divider()

@@ -1,6 +1,6 @@
 """Multi-head attention & tensor shapes: the user's sentence traced through the model, every shape
 read off a recorded tensor (the lecture's (B,S) → (B,S,d_model) → (B,h,S,d_k) → … → (B,T,vocab)):
-heads split and concatenated on the real Q/K/V, the FFN's ReLU activations, Add & Norm before and
+heads split and concatenated on the real Q/K/V, the FFN's activations (ReLU, or the model's own), Add & Norm before and
 after LayerNorm, the decoder input shifted right and the loss; and "why self-attention" (Table 1)."""
 from __future__ import annotations
 
@@ -16,6 +16,8 @@ from pages.ui.widgets import latex, page_header, show_figure
 from transformer_core import explain
 
 TRACE_KEY, TRACE_CACHE_SIZE = "atlas_full_traces", 2
+ACTIVATION = {"relu": ("ReLU", r"\max(0,\ xW_1 + b_1)"), "gelu": ("GELU", r"\mathrm{GELU}(xW_1 + b_1)"),
+              "swish": ("swish", r"\mathrm{swish}(xW_1 + b_1)")}     # ModelConfig.activation -> (name, FFN's inner part)
 SYMBOL_TEX = {"d_model": r"d_{model}", "d_k": r"d_k", "d_v": r"d_v", "d_ff": r"d_{ff}", "h·d_v": r"h \cdot d_v"}
 D_CHOICES = (64, 128, 256, 512, 1024, 2048, 4096)
 
@@ -53,7 +55,11 @@ def chain(walk: dict, stages: list[tuple[str, str]]) -> str:
 # ---------------------------------------------------------------- the walk
 
 @st.fragment
-def walk_section(tr: explain.FullTrace, n_enc: int, n_dec: int) -> None:
+def walk_section(tr: explain.FullTrace, cfg) -> None:
+    n_enc, n_dec = cfg.n_encoder_layers, cfg.n_decoder_layers
+    embed = r"E\sqrt{d_{model}} + PE" if cfg.scale_embedding else r"E + PE"
+    act = rf"\mathrm{{{ACTIVATION[cfg.activation][0]}}}"
+    out = r"E^T" if cfg.tie_output else r"W_{out}^T"
     st.header(t("shapes.walk.title"))
     st.markdown(t("shapes.walk.explain"))
     with st.container(horizontal=True, gap="medium"):
@@ -64,15 +70,15 @@ def walk_section(tr: explain.FullTrace, n_enc: int, n_dec: int) -> None:
     walk = explain.shape_walk(tr, enc_layer, dec_layer)
     by = {e["stage"]: e for e in walk}
     st.markdown(f"**{t('shapes.walk.encoder')}**")
-    latex(chain(by, [("src_ids", ""), ("src_sum", r"E\sqrt{d_{model}} + PE"), ("enc_q", "W^Q"),
+    latex(chain(by, [("src_ids", ""), ("src_sum", embed), ("enc_q", "W^Q"),
                      ("enc_scores", r"QK^T/\sqrt{d_k}")]))
     latex(chain(by, [("enc_weights", ""), ("enc_heads", r"\cdot V"), ("enc_concat", ""), ("enc_add_norm1", "W^O"),
-                     ("enc_ffn_hidden", r"W_1,\ \mathrm{ReLU}"), ("enc_add_norm2", "W_2")]))
+                     ("enc_ffn_hidden", r"W_1,\ " + act), ("enc_add_norm2", "W_2")]))
     st.markdown(f"**{t('shapes.walk.decoder')}**")
-    latex(chain(by, [("tgt_in", ""), ("tgt_sum", r"E\sqrt{d_{model}} + PE"), ("tgt_mask", ""),
+    latex(chain(by, [("tgt_in", ""), ("tgt_sum", embed), ("tgt_mask", ""),
                      ("dec_weights", r"\mathrm{softmax}")]))
     latex(chain(by, [("cross_q", ""), ("cross_weights", r"Q_{dec} K_{enc}^T"),
-                     ("dec_out", r"\cdot V,\ W^O,\ \mathrm{FFN}"), ("logits", r"E^T")]))
+                     ("dec_out", r"\cdot V,\ W^O,\ \mathrm{FFN}"), ("logits", out)]))
     table = pd.DataFrame([{t("shapes.col.stage"): t(f"shapes.stage.{e['stage']}"),
                            t("shapes.col.symbols"): shape_text(e["symbols"]),
                            t("shapes.col.shape"): shape_text(str(d) for d in e["shape"]),
@@ -145,9 +151,10 @@ def stack_layers(tr: explain.FullTrace, stack: str) -> int:
 
 
 @st.fragment
-def ffn_section(tr: explain.FullTrace, src: list[str], tgt: list[str], d_model: int) -> None:
+def ffn_section(tr: explain.FullTrace, src: list[str], tgt: list[str], d_model: int, activation: str) -> None:
     st.header(t("shapes.ffn.title"))
-    latex(r"\mathrm{FFN}(x) = \max(0,\ xW_1 + b_1)\,W_2 + b_2")
+    act, inner = ACTIVATION[activation]
+    latex(r"\mathrm{FFN}(x) = " + inner + r"\,W_2 + b_2")
     with st.container(horizontal=True, gap="medium"):
         stack = st.segmented_control(t("shapes.stack"), ("encoder", "decoder"), key="sh_ffn_stack", default="encoder",
                                      required=True, format_func={s: t(f"shapes.stack.{s}") for s in ("encoder", "decoder")}.get) or "encoder"
@@ -159,14 +166,14 @@ def ffn_section(tr: explain.FullTrace, src: list[str], tgt: list[str], d_model: 
     hidden = tr.probe.records[f"{stack}.{layer}.ffn"]["hidden"][0]       # (T, d_ff)
     rows = src if stack == "encoder" else tgt
     T, d_ff = hidden.shape
-    latex(rf"(B, {T}, {d_model}) \;\xrightarrow{{W_1}}\; (B, {T}, {d_ff}) \;\xrightarrow{{\mathrm{{ReLU}}}}\; "
+    latex(rf"(B, {T}, {d_model}) \;\xrightarrow{{W_1}}\; (B, {T}, {d_ff}) \;\xrightarrow{{\mathrm{{{act}}}}}\; "
           rf"(B, {T}, {d_ff}) \;\xrightarrow{{W_2}}\; (B, {T}, {d_model})")
     stats = explain.ffn_stats(hidden)
     st.markdown(t("shapes.ffn.explain", active=f"{100 * float(stats['active'].mean()):.1f}", d_ff=d_ff,
-                  d_model=d_model))
+                  d_model=d_model, act=act))
     arr = hidden.numpy()
     fig = figures.matrix_panels([arr], rows, panel_titles=[""], colorscale=theme.SEQUENTIAL, symmetric=False,
-                                title=t("shapes.ffn.fig", T=T, d_ff=d_ff), x_title=t("shapes.axis.unit"))
+                                title=t("shapes.ffn.fig", T=T, d_ff=d_ff, act=act), x_title=t("shapes.axis.unit"))
     show_figure(fig, f"{stack}_L{layer + 1}_ffn_hidden", matrix_frame(arr, rows), key="sh_ffn_hidden")
     fig = figures.position_stats_figure(rows, [
         {"title": t("shapes.ffn.active"), "series": [{"name": t("shapes.ffn.active_name"), "y": stats["active"]}]},
@@ -222,8 +229,8 @@ def norm_section(tr: explain.FullTrace, model, src: list[str], tgt: list[str]) -
 
 def loss_section(tr: explain.FullTrace, tokenizer, vocab: int) -> None:
     st.header(t("shapes.loss.title"))
-    st.markdown(t("shapes.loss.explain"))
     tgt_in = tokenizer.pieces(tr.tgt_in[0].tolist())
+    st.markdown(t("shapes.loss.explain", start=theme.token_label(tgt_in[0])))
     labels = tokenizer.pieces(tr.labels[0].tolist())
     losses = explain.token_losses(tr.logits[0], tr.labels[0])
     B, T, V = tr.logits.shape
@@ -293,11 +300,11 @@ def main() -> None:
     src, tgt = res["src_pieces"], res["tgt_pieces"]
     st.caption(t("shapes.model", d_model=cfg.d_model, h=cfg.n_heads, d_k=cfg.d_k, d_ff=cfg.d_ff,
                  n_enc=cfg.n_encoder_layers, n_dec=cfg.n_decoder_layers, V=cfg.vocab_size))
-    walk_section(tr, cfg.n_encoder_layers, cfg.n_decoder_layers)
+    walk_section(tr, cfg)
     st.divider()
     heads_section(tr, src, tgt, cfg.n_heads, cfg.d_k)
     st.divider()
-    ffn_section(tr, src, tgt, cfg.d_model)
+    ffn_section(tr, src, tgt, cfg.d_model, cfg.activation)
     st.divider()
     norm_section(tr, ckpt.model, src, tgt)
     st.divider()

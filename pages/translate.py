@@ -45,10 +45,15 @@ def grid_frames(w: np.ndarray, q: list[str], k: list[str]) -> dict[str, pd.DataF
 
 # ---------------------------------------------------------------- attention heatmaps
 
-def lesson() -> None:
+def start_of(res: dict) -> str:
+    """The decoder's first token (the model's start token: <s>, or Marian's <pad>) as the figures write it."""
+    return theme.token_label(res["tgt_pieces"][0])
+
+
+def lesson(res: dict) -> None:
     c1, c2 = st.columns([3, 2], vertical_alignment="center")
     with c1:
-        st.markdown(t("translate.lesson"))
+        st.markdown(t("translate.lesson", start=start_of(res)))
     with c2:
         latex(r"\mathrm{Attention}(Q, K, V) = \mathrm{softmax}\!\left(\frac{QK^T}{\sqrt{d_k}}\right)V")
     with st.expander(t("translate.lesson.masks_title"), icon=":material/grid_on:"):
@@ -60,7 +65,7 @@ def lesson() -> None:
 def attention_view(res: dict, tgt_lang: str, n_layers: int, n_heads: int) -> None:
     """The attention types and the alignment as tabs; only the open tab is computed and drawn."""
     st.subheader(t("translate.attn.title"))
-    lesson()
+    lesson(res)
     level = st.segmented_control(t("translate.level"), LEVELS, key="tr_level", required=True, default="token",
                                  format_func={v: t(f"translate.level.{v}") for v in LEVELS}.get,
                                  help=t("translate.level_help"))
@@ -97,7 +102,7 @@ def kind_view(res: dict, kind: str, level: str, tgt_lang: str) -> None:
     w, q, k = weights_at(res, kind, level)
     L, H = w.shape[:2]
     st.caption(t(f"translate.kind.{kind}.explain", S=len(res["src_pieces"]), T=len(res["tgt_pieces"]),
-                 L=L, h=H))
+                 L=L, h=H, start=start_of(res)))
     with st.container(horizontal=True, gap="medium"):
         layer = st.segmented_control(t("attn.layer"), range(L), key=f"tr_layer_{kind}", default=0, required=True,
                                      format_func=lambda v: str(v + 1))
@@ -128,7 +133,7 @@ def kind_view(res: dict, kind: str, level: str, tgt_lang: str) -> None:
         one = w[layer, head]
         download_buttons(lambda: matrix_frame(one, q, k), f"{kind}_L{layer + 1}_H{head + 1}", key=f"tr_focus_dl_{kind}")
     if kind == "cross":
-        st.caption(t("translate.kind.cross.rows"))
+        st.caption(t("translate.kind.cross.rows", start=start_of(res)))
         if tgt_lang == "ko":
             st.info(t("translate.sov_note"), icon=":material/swap_horiz:")
 

@@ -5,14 +5,12 @@ shared vocab.json are saved with save_pretrained and loaded with load_checkpoint
 encoder output, the logits and every attention weight agree to 1e-5, and greedy and beam-4 outputs
 equal generate's.  Nothing reaches the network.
 """
-import io
 import json
 import pickle
 import shutil
 
 import huggingface_hub
 import pytest
-import sentencepiece as spm
 import torch
 
 from transformer_core.checkpoint import CONFIG, WEIGHTS, CheckpointError, load_checkpoint
@@ -21,6 +19,8 @@ from transformer_core.marian import GENERATION_CONFIG, SOURCE_SPM, TARGET_SPM, T
 from transformer_core.masks import make_src_mask
 from transformer_core.positional import sinusoidal_encoding
 from transformer_core.translate import source_ids, translate, translate_lines
+
+from marian_tiny import save_marian, write_vocabulary
 
 transformers = pytest.importorskip("transformers")
 
@@ -48,68 +48,16 @@ def offline(monkeypatch):
     monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_OFFLINE", True)
 
 
-def _spm(sentences, vocab_size) -> bytes:
-    out = io.BytesIO()
-    spm.SentencePieceTrainer.train(sentence_iterator=iter(sentences), model_writer=out, vocab_size=vocab_size,
-                                   hard_vocab_limit=False, model_type="unigram", num_threads=1, minloglevel=2)
-    return out.getvalue()
-
-
 @pytest.fixture(scope="module")
 def vocabulary(tmp_path_factory, toy_pairs):
-    """source.spm (English), target.spm (German) and one vocab.json for both, as Marian's tools make them:
-    </s> 0, <unk> 1, the pieces of both models, <pad> last.  One source piece is left out of vocab.json,
-    so it becomes <unk>."""
+    """source.spm (English), target.spm (German) and one vocab.json for both (marian_tiny.write_vocabulary)."""
     folder = tmp_path_factory.mktemp("marian_vocab")
-    pieces = ["</s>", "<unk>"]
-    for name, side in ((SOURCE_SPM, 0), (TARGET_SPM, 1)):
-        data = _spm([pair[side] for pair in toy_pairs], 48)
-        (folder / name).write_bytes(data)
-        sp = spm.SentencePieceProcessor(model_proto=data)
-        pieces += [p for p in (sp.id_to_piece(i) for i in range(3, sp.vocab_size())) if p not in pieces]
-    pieces.remove("ar")
-    vocab = {p: i for i, p in enumerate(pieces + ["<pad>"])}
-    (folder / VOCAB).write_text(json.dumps(vocab, ensure_ascii=False))
-    return folder, vocab
-
-
-LAST_NORM, EMBEDDING_STD, EOS_BIAS, BIAS_STD = 0.5, 0.5, 1.0, 0.5
-
-
-def _randomize(model, n_decoder_layers):
-    """Weights far from transformers' init, so that no two logits are near a tie."""
-    with torch.no_grad():
-        for name, p in model.named_parameters():
-            if "layer_norm.weight" in name:   # the last one smaller: flatter logits, so beams compete
-                last = name.startswith(f"model.decoder.layers.{n_decoder_layers - 1}.final_layer_norm")
-                p.copy_((LAST_NORM if last else 1.0) + 0.2 * torch.randn_like(p))
-            else:
-                std = EMBEDDING_STD if "embed_tokens" in name or "shared" in name or "lm_head" in name else 0.3
-                p.copy_(std * torch.randn_like(p))
-        model.final_logits_bias.normal_(0, BIAS_STD)
-        model.final_logits_bias[0, 0] += EOS_BIAS     # </s> now and then
-        model.final_logits_bias[0, -1] += 2.0         # <pad> likely: renormalizing without it matters
+    return folder, write_vocabulary(folder, toy_pairs)
 
 
 def _marian(folder, vocabulary, spec, seed=0):
     """A random MarianMTModel saved into folder with the vocabulary; -> the model in eval mode."""
-    vocab_folder, vocab = vocabulary
-    enc, dec, d_model, heads, act, share, tie, scale = spec
-    pad = len(vocab) - 1
-    cfg = transformers.MarianConfig(
-        vocab_size=len(vocab), decoder_vocab_size=len(vocab), d_model=d_model, encoder_layers=enc,
-        decoder_layers=dec, encoder_attention_heads=heads, decoder_attention_heads=heads,
-        encoder_ffn_dim=2 * d_model, decoder_ffn_dim=2 * d_model, activation_function=act,
-        max_position_embeddings=64, pad_token_id=pad, eos_token_id=0, decoder_start_token_id=pad,
-        share_encoder_decoder_embeddings=share, tie_word_embeddings=tie,
-        scale_embedding=scale)
-    torch.manual_seed(seed)
-    model = transformers.MarianMTModel(cfg).eval()
-    _randomize(model, dec)
-    model.save_pretrained(folder)
-    for name in (SOURCE_SPM, TARGET_SPM, VOCAB):
-        (folder / name).write_bytes((vocab_folder / name).read_bytes())
-    return transformers.MarianMTModel.from_pretrained(folder, attn_implementation="eager").eval()
+    return save_marian(folder, *vocabulary, spec, seed)
 
 
 def _pair(name, tmp_path_factory, vocabulary):

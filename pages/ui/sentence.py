@@ -3,6 +3,7 @@
     sentence_input(page, ckpt)       text input (Enter submits), example buttons, greedy/beam switch;
                                      -> (text, beam) or None (with an i18n'd message) for empty input
     sentence_run(page, ckpt, kind)   both, the truncation notice between them: -> (text, beam, run)
+    beam_width(ckpt), search_note(ckpt)   the beam mode's width, and whose setting (paper's or the model's)
     run_cached(kind, key, ckpt, …)   one model run, cached per (model key, sentence, beam, heads off):
                                      st.cache_data for bundled models (keyed by name), a small dict
                                      in st.session_state for this session's own models
@@ -29,9 +30,9 @@ from transformer_core.workpool import WorkPool
 
 from . import model_state
 from .i18n import t
+from .theme import token_label
 from .widgets import escape_md
 
-BEAM, ALPHA = 4, 0.6
 MODES = ("greedy", "beam")
 MAX_CHARS = 1000                 # longer text is cut, with a notice; the box counts
 MAX_SENTENCES = 20               # a paragraph's sentences translated one by one
@@ -51,6 +52,21 @@ def one_thread() -> None:
 def examples(ckpt: Checkpoint) -> list[str]:
     srcs = [e["src"] for e in ckpt.examples if str(e.get("src", "")).strip()][:MAX_EXAMPLES]
     return srcs or [t(k) for k in DEFAULT_EXAMPLES]
+
+
+def beam_width(ckpt: Checkpoint) -> int:
+    """The beam mode's width: the model's own (a Marian checkpoint's num_beams), else the paper's 4."""
+    return ckpt.beam_options["beam"]
+
+
+def search_note(ckpt: Checkpoint) -> str:
+    """Whose beam width and α these are: the paper's, or the ones the checkpoint came with."""
+    return t("sentence.search.model" if ckpt.search else "sentence.search.paper")
+
+
+def start_label(ckpt: Checkpoint) -> str:
+    """The decoder's first token as the figures write it: <s> for ours, <pad> for Marian (decoder_start_token_id)."""
+    return token_label(ckpt.tokenizer.id_to_piece(ckpt.config.bos_id))
 
 
 def _use_example(widget_key: str, text: str) -> None:
@@ -75,7 +91,9 @@ def sentence_input(page: str, ckpt: Checkpoint) -> tuple[str, int] | None:
     with c2:
         mode = st.segmented_control(t("sentence.mode"), MODES, key=mode_key, required=True,
                                     format_func={m: t(f"sentence.mode.{m}") for m in MODES}.get,
-                                    help=t("sentence.mode_help", beam=BEAM, alpha=ALPHA))
+                                    help=t("sentence.mode_help", beam=beam_width(ckpt), alpha=ckpt.beam_options["alpha"],
+                                           lp=t(f"sentence.lp.{ckpt.beam_options['penalty']}"),
+                                           setting=search_note(ckpt)))
     text = st.text_input(t("sentence.input", src=ckpt.config.src_lang, tgt=ckpt.config.tgt_lang),
                          key=text_key, placeholder=t("sentence.placeholder"), help=t("sentence.input_help", limit=MAX_CHARS))
     with st.container(horizontal=True, gap="small", vertical_alignment="center"):
@@ -98,12 +116,12 @@ def sentence_input(page: str, ckpt: Checkpoint) -> tuple[str, int] | None:
         st.warning(t("sentence.too_many", n=len(sentences), limit=MAX_SENTENCES), icon=":material/content_cut:")
         sentences = sentences[:MAX_SENTENCES]
     if len(sentences) > 1:
-        text = pick_sentence(page, ckpt, sentences, BEAM if mode == "beam" else 1)
+        text = pick_sentence(page, ckpt, sentences, beam_width(ckpt) if mode == "beam" else 1)
     if not ckpt.tokenizer.encode(text):
         st.info(t("sentence.no_tokens"), icon=":material/edit:")
         return None
     unreadable_notice(ckpt, text)
-    return text, (BEAM if mode == "beam" else 1)
+    return text, (beam_width(ckpt) if mode == "beam" else 1)
 
 
 def pick_sentence(page: str, ckpt: Checkpoint, sentences: list[str], beam: int) -> str:
@@ -162,9 +180,13 @@ def sentence_run(page: str, ckpt: Checkpoint, kind: str = "translation") -> tupl
 
 def truncation_notice(ckpt: Checkpoint, text: str) -> bool:
     """Shows the notice when the sentence is longer than the model takes; returns whether it was cut."""
-    _, cut = source_ids(ckpt.tokenizer, text, ckpt.config.max_len)
+    tok = ckpt.tokenizer
+    ids, cut = source_ids(tok, text, ckpt.config.max_len)
     if cut:
-        st.warning(t("sentence.truncated", n=ckpt.config.max_len - 2), icon=":material/content_cut:")
+        specials = [ids[0], ids[-1]] if tok.source_bos else [ids[-1]]     # <s> … </s>, or Marian's … </s>
+        st.warning(t("sentence.truncated", n=len(ids) - len(specials),
+                     specials=", ".join(f"`{token_label(tok.id_to_piece(i))}`" for i in specials)),
+                   icon=":material/content_cut:")
     return cut
 
 
@@ -174,7 +196,7 @@ def _translation(ckpt: Checkpoint, text: str, beam: int, heads_off: tuple) -> di
     """Translate, then ONE traced teacher-forced forward on [BOS] + output for the attention."""
     one_thread()
     off = explain.heads_off_map(heads_off) or None
-    tr = translate(ckpt, text, beam=beam, alpha=ALPHA, heads_off=off)
+    tr = translate(ckpt, text, beam=beam, heads_off=off)
     tok = ckpt.tokenizer
     return {"src_ids": tr.src_ids, "out_ids": tr.out_ids, "text": tr.text, "truncated": tr.truncated,
             "text_src": text, "src_pieces": tok.pieces(tr.src_ids),
@@ -186,7 +208,7 @@ def _translation(ckpt: Checkpoint, text: str, beam: int, heads_off: tuple) -> di
 def _steps(ckpt: Checkpoint, text: str, beam: int, heads_off: tuple) -> dict:
     """Translate with a trace of every decoding step (numpy, so it caches and pickles cheaply)."""
     one_thread()
-    tr = translate(ckpt, text, beam=beam, alpha=ALPHA, trace=True)
+    tr = translate(ckpt, text, beam=beam, trace=True)
     tok = ckpt.tokenizer
     steps = [{"step": s.step, "prefixes": [list(p) for p in s.prefixes],
               "prefix_pieces": [tok.pieces(p) for p in s.prefixes],

@@ -1,0 +1,79 @@
+"""Tiny random Hugging Face Marian folders, built with transformers (a test dependency only): a shared
+vocabulary of two tiny SentencePiece models (source.spm, target.spm, vocab.json) and a random
+MarianMTModel saved beside it.  tests/test_marian.py checks parity with them; tests/test_page_marian.py
+runs the app on one."""
+import io
+import json
+from pathlib import Path
+
+import sentencepiece as spm
+import torch
+
+from transformer_core.marian import SOURCE_SPM, TARGET_SPM, VOCAB
+
+VOCAB_FILES = (SOURCE_SPM, TARGET_SPM, VOCAB)
+
+
+def _spm(sentences, vocab_size) -> bytes:
+    out = io.BytesIO()
+    spm.SentencePieceTrainer.train(sentence_iterator=iter(sentences), model_writer=out, vocab_size=vocab_size,
+                                   hard_vocab_limit=False, model_type="unigram", num_threads=1, minloglevel=2)
+    return out.getvalue()
+
+
+def write_vocabulary(folder: Path, pairs) -> dict[str, int]:
+    """source.spm (pairs' first side), target.spm (second side) and one vocab.json for both, as Marian's
+    tools make them: </s> 0, <unk> 1, the pieces of both models, <pad> last.  One source piece ("ar") is
+    left out of vocab.json, so it becomes <unk>."""
+    pieces = ["</s>", "<unk>"]
+    for name, side in ((SOURCE_SPM, 0), (TARGET_SPM, 1)):
+        data = _spm([pair[side] for pair in pairs], 48)
+        (folder / name).write_bytes(data)
+        sp = spm.SentencePieceProcessor(model_proto=data)
+        pieces += [p for p in (sp.id_to_piece(i) for i in range(3, sp.vocab_size())) if p not in pieces]
+    pieces.remove("ar")
+    vocab = {p: i for i, p in enumerate(pieces + ["<pad>"])}
+    (folder / VOCAB).write_text(json.dumps(vocab, ensure_ascii=False))
+    return vocab
+
+
+LAST_NORM, EMBEDDING_STD, EOS_BIAS, BIAS_STD = 0.5, 0.5, 1.0, 0.5
+
+
+def randomize(model, n_decoder_layers):
+    """Weights far from transformers' init, so that no two logits are near a tie."""
+    with torch.no_grad():
+        for name, p in model.named_parameters():
+            if "layer_norm.weight" in name:   # the last one smaller: flatter logits, so beams compete
+                last = name.startswith(f"model.decoder.layers.{n_decoder_layers - 1}.final_layer_norm")
+                p.copy_((LAST_NORM if last else 1.0) + 0.2 * torch.randn_like(p))
+            else:
+                std = EMBEDDING_STD if "embed_tokens" in name or "shared" in name or "lm_head" in name else 0.3
+                p.copy_(std * torch.randn_like(p))
+        model.final_logits_bias.normal_(0, BIAS_STD)
+        model.final_logits_bias[0, 0] += EOS_BIAS     # </s> now and then
+        model.final_logits_bias[0, -1] += 2.0         # <pad> likely: renormalizing without it matters
+
+
+def save_marian(folder: Path, vocab_folder: Path, vocab: dict[str, int], spec, seed=0, d_ff=None):
+    """A random MarianMTModel saved into folder with the vocabulary of vocab_folder; -> the model reloaded,
+    in eval mode.  spec: (encoder layers, decoder layers, d_model, heads, activation,
+    share_encoder_decoder_embeddings, tie_word_embeddings, scale_embedding); d_ff defaults to 2·d_model."""
+    import transformers
+
+    enc, dec, d_model, heads, act, share, tie, scale = spec
+    pad = len(vocab) - 1
+    cfg = transformers.MarianConfig(
+        vocab_size=len(vocab), decoder_vocab_size=len(vocab), d_model=d_model, encoder_layers=enc,
+        decoder_layers=dec, encoder_attention_heads=heads, decoder_attention_heads=heads,
+        encoder_ffn_dim=d_ff or 2 * d_model, decoder_ffn_dim=d_ff or 2 * d_model, activation_function=act,
+        max_position_embeddings=64, pad_token_id=pad, eos_token_id=0, decoder_start_token_id=pad,
+        share_encoder_decoder_embeddings=share, tie_word_embeddings=tie,
+        scale_embedding=scale)
+    torch.manual_seed(seed)
+    model = transformers.MarianMTModel(cfg).eval()
+    randomize(model, dec)
+    model.save_pretrained(folder)
+    for name in VOCAB_FILES:
+        (folder / name).write_bytes((vocab_folder / name).read_bytes())
+    return transformers.MarianMTModel.from_pretrained(folder, attn_implementation="eager").eval()
