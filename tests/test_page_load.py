@@ -1,0 +1,137 @@
+"""Shared resources under AppTest: the server-wide registry of uploaded models (an evicted model named
+to its owner in both languages, its files removed; a model larger than the server's bound refused),
+closed sessions reaped, and the compute pool's "server is busy" instead of a hang (full queue, time limit).
+
+AppTest gives every session the same session id, so here each AppTest session owns its models under a
+token of its own session state (the real server's session ids: tests/test_server_load.py).
+"""
+import shutil
+import threading
+import uuid
+
+import pytest
+import streamlit as st
+from streamlit.testing.v1 import AppTest
+
+from apppages import open_app
+from pages.ui import model_state, sentence
+from transformer_core.registry import MB, ModelRegistry
+from transformer_core.workpool import Busy, WorkPool
+from test_page_models import ROOT, active, errors, tr, upload, zip_of
+
+pytestmark = pytest.mark.usefixtures("one_thread")
+
+
+@pytest.fixture(autouse=True)
+def env(tmp_path, monkeypatch, app_checkpoints):
+    monkeypatch.setenv("ATLAS_UPLOAD_DIR", str(tmp_path / "uploads"))
+    monkeypatch.setattr(model_state, "owner", lambda: st.session_state.setdefault("test_owner", uuid.uuid4().hex))
+    return tmp_path
+
+
+@pytest.fixture
+def folder(tmp_path, toy_checkpoints):
+    out = tmp_path / "class-model"
+    shutil.copytree(toy_checkpoints / "toy-en", out)
+    return out
+
+
+def open_page(lang="en") -> AppTest:
+    """The Models page through app.py (which names evicted models and catches Busy): app.py runs first."""
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.query_params["lang"] = lang
+    at.run()
+    at.switch_page("pages/models.py").run()
+    assert not at.exception, at.exception
+    return at
+
+
+def registry(monkeypatch, **bounds) -> ModelRegistry:
+    reg = ModelRegistry(**bounds)
+    monkeypatch.setattr(model_state, "REGISTRY", reg)
+    return reg
+
+
+def staged(env) -> int:
+    return len(list((env / "uploads").glob("atlas-session-*/atlas-upload-*")))
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_the_server_bound_evicts_the_least_recently_used_and_tells_its_owner(lang, folder, env, monkeypatch):
+    reg = registry(monkeypatch, per_owner=3, max_models=2, max_bytes=64 * MB)
+    first = upload(open_page(lang), [("first-model.zip", zip_of(folder, prefix="first-model/"))])
+    assert active(first).endswith("first-model")
+    other = open_page(lang)
+    upload(other, [("b.zip", zip_of(folder, prefix="b/"))])
+    assert reg.usage()[0] == 2 and staged(env) == 2 and not first.warning
+    upload(other, [("c.zip", zip_of(folder, prefix="c/"))])     # a third model: first's is the least recently used
+    assert reg.usage()[0] == 2 and staged(env) == 2             # its files went with it
+    first.run()
+    notice = [w.value for w in first.warning]
+    assert notice == [tr("model.evicted", lang, labels="first-model")], notice
+    assert active(first).startswith("bundled:")
+    assert not [o for o in first.selectbox(key="models_select").options if "first-model" in o]
+    first.run()
+    assert not first.warning                                    # said once
+    assert [w.value for w in other.run().warning] == []         # the other session lost nothing
+    assert active(other).endswith("c")
+
+
+def test_a_model_larger_than_the_server_bound_is_refused_and_its_files_removed(folder, env, monkeypatch):
+    registry(monkeypatch, max_bytes=1000)                       # the toy model has ~100 kB of parameters
+    at = upload(open_page(), [("class-model.zip", zip_of(folder))])
+    assert errors(at)[0].startswith(tr("models.err.server_full", size_mb="§", limit_mb="§").split("§")[0])
+    assert active(at).startswith("bundled:") and staged(env) == 0
+
+
+def test_a_closed_session_is_reaped_after_the_grace_period(folder, env, monkeypatch):
+    reg = registry(monkeypatch)
+    monkeypatch.setattr(model_state, "GRACE_S", 0.0)
+    at = upload(open_page(), [("class-model.zip", zip_of(folder))])
+    sid = at.session_state["test_owner"]
+    assert reg.owners() == {sid} and staged(env) == 1
+    assert model_state.reap_closed_sessions(lambda s: True) == []
+    assert model_state.reap_closed_sessions(lambda s: s != sid) == [sid]
+    assert reg.usage() == (0, 0) and not list((env / "uploads").glob("atlas-session-*"))
+
+
+def test_a_session_that_reconnects_within_the_grace_period_keeps_its_models(folder, env, monkeypatch):
+    reg = registry(monkeypatch)
+    monkeypatch.setattr(model_state, "GRACE_S", 3600.0)
+    at = upload(open_page(), [("class-model.zip", zip_of(folder))])
+    assert model_state.reap_closed_sessions(lambda s: False) == []          # gone for a moment
+    assert model_state.reap_closed_sessions(lambda s: True) == []           # back
+    assert reg.usage()[0] == 1 and active(at.run()).endswith("class-model")
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_a_busy_pool_shows_the_busy_message_and_the_page_recovers(lang, monkeypatch):
+    pool = WorkPool(workers=1, queue=0, timeout_s=30)
+    monkeypatch.setattr(sentence, "POOL", pool)
+    gate = threading.Event()
+    hog = threading.Thread(target=pool.run, args=(gate.wait,))             # another session's long input
+    hog.start()
+    try:
+        at = open_app(lang, tr_text=f"the cat sees the car {lang} {uuid.uuid4().hex[:6]}.")
+        assert not at.exception, at.exception
+        assert tr("app.busy", lang) in [w.value for w in at.warning]     # queue full: said at once
+    finally:
+        gate.set()
+        hog.join()
+    at.run()
+    assert not at.exception and tr("app.busy", lang) not in [w.value for w in at.warning]
+    assert [m.value for m in at.markdown if m.value.startswith("### ")]   # the translation is drawn
+
+
+def test_the_time_limit_answers_busy_while_the_worker_is_taken(monkeypatch):
+    pool = WorkPool(workers=1, queue=1, timeout_s=0.3)
+    monkeypatch.setattr(sentence, "POOL", pool)
+    gate = threading.Event()
+    hog = threading.Thread(target=lambda: pytest.raises(Busy, pool.run, gate.wait))
+    hog.start()
+    try:
+        at = open_app("en", tr_text=f"the dog likes the book {uuid.uuid4().hex[:6]}.")
+        assert not at.exception and tr("app.busy", "en") in [w.value for w in at.warning]
+    finally:
+        gate.set()
+        hog.join()
