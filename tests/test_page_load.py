@@ -18,6 +18,7 @@ from pages.ui import model_state, sentence
 from transformer_core.registry import MB, ModelRegistry
 from transformer_core.workpool import Busy, WorkPool
 from test_page_models import ROOT, active, errors, tr, upload, zip_of
+from test_upload import tiny_disk  # noqa: F401 - a fixture: a 64 kB filesystem
 
 pytestmark = pytest.mark.usefixtures("one_thread")
 
@@ -82,6 +83,18 @@ def test_a_model_larger_than_the_server_bound_is_refused_and_its_files_removed(f
     at = upload(open_page(), [("class-model.zip", zip_of(folder))])
     assert errors(at)[0].startswith(tr("models.err.server_full", size_mb="§", limit_mb="§").split("§")[0])
     assert active(at).startswith("bundled:") and staged(env) == 0
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_a_full_disk_while_staging_is_a_clear_error_in_the_interface_language(lang, folder, tiny_disk, monkeypatch):
+    monkeypatch.setenv("ATLAS_UPLOAD_DIR", str(tiny_disk))
+    at = open_page(lang)
+    at.selectbox(key="models_select").set_value("bundled:toy-ko").run()
+    upload(at, [("class-model.zip", zip_of(folder))])
+    assert errors(at)[0].startswith(tr("models.err.disk_full", lang)), errors(at)
+    assert tr("models.err.kept", lang, label="toy\\-ko") in errors(at)[0]
+    assert active(at) == "bundled:toy-ko"
+    assert not list(tiny_disk.glob("atlas-session-*/atlas-upload-*"))       # nothing half-written is left
 
 
 def test_a_closed_session_is_reaped_after_the_grace_period(folder, env, monkeypatch):

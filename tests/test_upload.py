@@ -571,3 +571,48 @@ def test_cli_push_validates_first(folder, capsys, monkeypatch):
     (folder / WEIGHTS).unlink()
     assert hub.main(["push", str(folder), "user/repo", "--token", "hf_unused"]) == 1
     assert capsys.readouterr().err.startswith("error: checkpoint is missing model.safetensors")
+
+
+# --- a full disk ---------------------------------------------------------------------------------
+
+@pytest.fixture
+def tiny_disk(tmp_path, monkeypatch):
+    """A 64 kB filesystem to stage uploads on: a real tmpfs where this user may mount one (root); elsewhere
+    upload.py's own writes fail with ENOSPC past 64 kB (an injection at the write layer, said so here)."""
+    import errno
+    import subprocess
+
+    from transformer_core import upload as upload_module
+
+    disk = tmp_path / "tiny"
+    disk.mkdir()
+    try:
+        mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(disk)],
+                                 capture_output=True).returncode == 0
+    except OSError:                              # no mount command
+        mounted = False
+    if not mounted:
+        room = [64 * 1024]
+
+        class Filling(io.FileIO):
+            def write(self, data):
+                if len(data) > room[0]:
+                    raise OSError(errno.ENOSPC, "No space left on device (injected)")
+                room[0] -= len(data)
+                return super().write(data)
+
+        monkeypatch.setattr(upload_module, "open", lambda path, mode: Filling(path, mode.replace("b", "")),
+                            raising=False)
+    yield disk
+    if mounted:
+        subprocess.run(["umount", str(disk)], check=True)
+
+
+@pytest.mark.parametrize("as_zip", [False, True])
+def test_a_full_disk_while_staging_is_a_clear_upload_error_and_leaves_nothing(folder, tiny_disk, as_zip):
+    assert (folder / WEIGHTS).stat().st_size > 64 * 1024
+    files = [named("m.zip", zip_bytes(folder_entries(folder)))] if as_zip else sorted(folder.iterdir())
+    with pytest.raises(UploadError) as err:
+        stage_upload(files, tiny_disk / "session")
+    assert err.value.code == "disk_full" and "disk is full" in str(err.value)
+    assert [p for p in (tiny_disk / "session").rglob("*")] == []       # the half-written copy was removed

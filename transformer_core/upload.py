@@ -26,6 +26,7 @@ target.spm and vocab.json (its pytorch_model.bin is a pickle, refused like any o
 """
 from __future__ import annotations
 
+import errno
 import os
 import re
 import shutil
@@ -138,19 +139,33 @@ class _Budget:
         self.left = limits.max_total_bytes
 
 
+DISK_FULL = (errno.ENOSPC, errno.EDQUOT)
+
+
+def _disk_full(err: OSError):
+    raise UploadError("disk_full", f"the server's disk is full: the upload could not be stored ({err})",
+                      error=str(err)) from None
+
+
 def copy_capped(src: BinaryIO, dest: Path, limit: int, on_exceed) -> int:
     """Stream src into the new file dest, CHUNK bytes at a time, reading at most limit + 1 bytes:
-    one byte over the limit calls on_exceed() (which raises).  Returns the bytes written."""
+    one byte over the limit calls on_exceed() (which raises).  Returns the bytes written.
+    A full disk (ENOSPC, EDQUOT) raises UploadError "disk_full"."""
     written = 0
-    with open(dest, "xb") as out:
-        while True:
-            chunk = src.read(min(CHUNK, limit + 1 - written))
-            if not chunk:
-                return written
-            written += len(chunk)
-            if written > limit:
-                on_exceed()
-            out.write(chunk)
+    try:
+        with open(dest, "xb") as out:
+            while True:
+                chunk = src.read(min(CHUNK, limit + 1 - written))
+                if not chunk:
+                    return written
+                written += len(chunk)
+                if written > limit:
+                    on_exceed()
+                out.write(chunk)
+    except OSError as err:
+        if err.errno in DISK_FULL:
+            _disk_full(err)
+        raise
 
 
 def _declared_size(fileobj) -> int | None:
@@ -310,8 +325,13 @@ def _open(item) -> tuple[str, BinaryIO, bool]:
 def new_upload_dir(parent: str | Path) -> Path:
     """A fresh, private temp dir under parent (created if needed)."""
     parent = Path(parent)
-    parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-    return Path(tempfile.mkdtemp(prefix=UPLOAD_PREFIX, dir=parent))
+    try:
+        parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        return Path(tempfile.mkdtemp(prefix=UPLOAD_PREFIX, dir=parent))
+    except OSError as err:
+        if err.errno in DISK_FULL:
+            _disk_full(err)
+        raise
 
 
 @dataclass
