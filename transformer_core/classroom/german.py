@@ -19,6 +19,7 @@ WEAK = {"m": ("e", "en", "en"), "f": ("e", "e", "en"), "n": ("e", "e", "en"), "p
 MIXED = {"m": ("er", "en", "en"), "f": ("e", "e", "en"), "n": ("es", "es", "en"), "pl": ("en", "en", "en")}
 STRONG = {"m": ("er", "en", "em"), "f": ("e", "e", "er"), "n": ("es", "es", "em"), "pl": ("e", "e", "en")}
 CASES = ("nom", "acc", "dat")
+INVARIABLE = {"rosa", "lila", "orange"}     # colors that take no ending: eine rosa Tasche
 PRONOUNS = ("ich", "du", "er", "sie", "es", "wir", "ihr", "sie")
 POSSESSIVE = {"ich": "mein", "du": "dein", "er": "sein", "sie": "ihr", "wir": "unser", "sie_pl": "ihr"}
 # ablaut's person index: ich 0, du 1, er/sie/es 2, wir 3, ihr 4, sie/Sie 5.
@@ -47,6 +48,8 @@ def adjective_stem(adjective: str) -> str:
 
 def adjective_form(adjective: str, article_kind: str | None, gender: str, case: str) -> str:
     """gross + weak/mixed/strong ending: adjective_form('rot', 'ein', 'm', 'acc') -> 'roten'."""
+    if adjective in INVARIABLE:
+        return adjective
     table = STRONG if article_kind is None else WEAK if article_kind in ("def", "this") else MIXED
     return adjective_stem(adjective) + table[gender][CASES.index(case)]
 

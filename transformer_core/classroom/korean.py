@@ -70,6 +70,25 @@ def _plain(endings: list[tuple[str, str]], adjective: bool) -> list[tuple[str, s
     return endings
 
 
+def attributive(adjective: str, irregular: str) -> str:
+    """The form before a noun: 빨갛다 -> 빨간 (가방); a noun color stays as it is: 초록색 (가방)."""
+    if irregular == "N":
+        return adjective
+    return predicate(stem(adjective, irregular, True), [("은", "ETM")])
+
+
+def adjective_predicate(adjective: str, irregular: str, tense: str, negative: bool, question: bool) -> str:
+    """'빨갛다' -> '빨갛다', '빨갛지 않았다', '빨개요'; a noun color takes the copula: '초록색이다', '초록색이 아니다'."""
+    past = tense == "past"
+    if irregular != "N":
+        endings = (QUESTION if question else STATEMENT)[tense]
+        return predicate(stem(adjective, irregular, True), endings, negative=negative)
+    if negative:
+        ending = "다" if not question else "어요" if past else "에요"     # 아니에요, 아니었어요
+        return with_particle(adjective, "이") + " " + join([("아니", "VCN"), *([("었", "EP")] if past else []), (ending, "EF")])
+    return copula(adjective, past, question)
+
+
 def has_final_consonant(word: str) -> bool:
     """Whether the last Hangul syllable has a final consonant (받침): 학생 yes, 의사 no."""
     code = ord(word[-1]) - 0xAC00

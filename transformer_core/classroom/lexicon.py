@@ -20,7 +20,7 @@ from pathlib import Path
 
 FOLDER = Path(__file__).with_name("lexicon")
 NOUN_CLASSES = ("person", "animal", "food", "drink", "thing", "readable", "clothing", "vehicle", "body",
-                "nature", "subject", "sport", "instrument", "furniture", "time_unit")
+                "nature", "subject", "sport", "instrument", "furniture", "time_unit", "event", "abstract")
 
 
 def read_ids(path: Path) -> list[str]:
@@ -85,11 +85,11 @@ class Place:
 @dataclass(frozen=True)
 class Verb:
     en: str             # base form; a phrasal verb inflects its first word ("listen to")
-    ko: str             # dictionary form: 먹다
+    ko: str             # dictionary form: 먹다; a weather verb's with its noun: 비가 오다
     ko_irr: str         # ㅂ ㄷ 르 ㅅ ㅎ, or ""
     de: str             # infinitive, separable prefix split by "|": auf|stehen
     de_aux: str         # haben, sein
-    frame: str          # intr, tr, motion
+    frame: str          # intr, tr, motion, weather (it rains), event (the movie starts)
     obj: tuple[str, ...]    # noun classes the object may be (tr)
     ko_case: str        # 을, 이, 에게, 와
     de_prep: str        # preposition of a prepositional object, or ""
@@ -105,10 +105,10 @@ class Adjective:
     en: str
     en_comp: str        # "-": no comparative
     ko: str             # dictionary form: 크다
-    ko_irr: str
+    ko_irr: str         # also "N": a color that Korean says with a noun (초록색 가방, 가방은 초록색이다)
     de: str
     de_comp: str
-    applies: tuple[str, ...]    # noun classes it describes, "weather", "place"
+    applies: tuple[str, ...]    # noun classes it describes, "weather", "place", "color" (the color words)
 
     @property
     def id(self) -> str:

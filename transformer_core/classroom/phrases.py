@@ -88,7 +88,7 @@ class NounPhrase:
             out.append(chunk("이", role + ".det"))
         if self.adjective:
             a = self.adjective
-            out.append(chunk(korean.predicate(korean.stem(a.ko, a.ko_irr, True), [("은", "ETM")]), role + ".adj"))
+            out.append(chunk(korean.attributive(a.ko, a.ko_irr), role + ".adj"))
         if self.det == "num":
             counter = COUNTERS.get(self.noun.cls, "개")
             last = korean.with_particle(counter, particle) if particle else counter
