@@ -36,14 +36,18 @@ Timing: from sending the BackMsg (for an upload: the file_urls_request) to the s
 that ends the run (not one that ends a run early for a rerun), all of whose messages, the heatmaps'
 data among them, have arrived by then.  Every ForwardMsg received is checked: an exception element, an
 st.error element, page_not_found or a script compilation error counts as an error of the action; so do a
-run that does not end within --timeout, a closed websocket, a sentence or tab run without a chart, and a
-load without its success message.  After --duration no student starts a new action; those under way
-finish.
+run that does not end within --timeout, a closed websocket, an open, sentence or tab run without a chart,
+a sentence whose heatmaps do not show it (where the open tab has the source on an axis, the name it starts
+with is among the labels) and a load without its success message.  After --duration no student starts a new action; those under way
+finish.  Left out: a browser's static files (the app's JavaScript and plotly.min.js, cached after the
+first visit) and its drawing; benchmarks/bench_app.py measures those for one user.
 
 Meanwhile the server's process tree (psutil, the server process and its children) is sampled each second:
-resident memory and CPU (100 % = one core), and so is this process (the students' side).  Writes
-out/bench/class.json (per action: count, errors, p50, p95, max) and out/bench/class.png (the actions'
-times, the server's RSS and CPU over time).  Exit status 1 when any action failed.
+resident memory and CPU (100 % = one core), and so are this process (the students' side) and the machine
+(100 % = all cores: on a shared machine, what else ran).  Writes
+out/bench/class.json (per action, and per page for the page switches: count, errors, p50, p95, max) and
+out/bench/class.png (the actions' times, the server's RSS and CPU over time).  Exit status 1 when any
+action failed.
 """
 from __future__ import annotations
 
@@ -499,6 +503,7 @@ def sample_server(pid: int | None, plan: Plan, samples: list, me: list) -> None:
     """Each second: RSS and CPU of the server's process tree, the students connected, this process's CPU."""
     root = psutil.Process(pid) if pid else None
     own = psutil.Process()
+    psutil.cpu_percent()                              # the machine's CPU (100 = all cores) from here on
     last = None
     while True:
         now, rss, cpu, procs = time.monotonic(), 0, 0.0, []
@@ -515,7 +520,8 @@ def sample_server(pid: int | None, plan: Plan, samples: list, me: list) -> None:
             if procs:
                 samples.append({"t_s": round(now - plan.t0, 2), "rss_mb": round(rss / 2 ** 20, 1),
                                 "cpu_percent": round(100 * (cpu - last[1]) / (now - last[0]), 1),
-                                "processes": len(procs), "sessions": plan.active})
+                                "processes": len(procs), "sessions": plan.active,
+                                "machine_cpu_percent": psutil.cpu_percent()})
             me.append(round(100 * (own_cpu - last[2]) / (now - last[0]), 1))
         last = (now, cpu, own_cpu)
         gevent.sleep(1.0)
@@ -550,23 +556,27 @@ def start_server(port: int, tmp: Path) -> tuple[subprocess.Popen, Path]:
 
 # ---------------------------------------------------------------- the report
 
+def stats(rows: list) -> dict:
+    ms = [r["ms"] for r in rows]
+    return {"n": len(rows), "errors": sum(1 for r in rows if r["errors"]),
+            "p50_ms": round(percentile(ms, 50), 1) if ms else None,
+            "p95_ms": round(percentile(ms, 95), 1) if ms else None, "max_ms": round(max(ms), 1) if ms else None}
+
+
 def summarize(results: list, samples: list, me: list) -> dict:
-    actions = {}
-    for name in ACTIONS:
-        rows = [r for r in results if r["action"] == name]
-        ms = [r["ms"] for r in rows]
-        actions[name] = {"n": len(rows), "errors": sum(1 for r in rows if r["errors"]),
-                         "p50_ms": round(percentile(ms, 50), 1) if ms else None,
-                         "p95_ms": round(percentile(ms, 95), 1) if ms else None,
-                         "max_ms": round(max(ms), 1) if ms else None}
+    actions = {name: stats([r for r in results if r["action"] == name]) for name in ACTIONS}
+    pages = sorted({r["detail"] for r in results if r["action"] == "page"})
+    by_page = {page: stats([r for r in results if r["action"] == "page" and r["detail"] == page]) for page in pages}
     cpu = [s["cpu_percent"] for s in samples]
+    machine = [s["machine_cpu_percent"] for s in samples]
     rss = [s["rss_mb"] for s in samples]
-    return {"actions": actions, "action_count": len(results), "errors": sum(1 for r in results if r["errors"]),
+    return {"actions": actions, "page_actions": by_page, "action_count": len(results), "errors": sum(1 for r in results if r["errors"]),
             "server": {"rss_mb_max": max(rss, default=None), "rss_mb_first": rss[0] if rss else None,
                        "rss_mb_last": rss[-1] if rss else None,
                        "cpu_percent_mean": round(sum(cpu) / len(cpu), 1) if cpu else None,
                        "cpu_percent_p95": round(percentile(cpu, 95), 1) if cpu else None,
                        "cpu_percent_max": max(cpu, default=None)},
+            "machine_cpu_percent_mean": round(sum(machine) / len(machine), 1) if machine else None,
             "students_side_cpu_percent_mean": round(sum(me) / len(me), 1) if me else None}
 
 
@@ -593,8 +603,10 @@ def plot(report: dict, path: Path) -> None:
     t = [s["t_s"] for s in samples]
     ax2.plot(t, [s["rss_mb"] for s in samples])
     ax2.set_ylabel("server RSS (MB)")
-    ax3.plot(t, [s["cpu_percent"] for s in samples])
-    ax3.set_ylabel("server CPU (%, 100 = 1 core)")
+    ax3.plot(t, [s["cpu_percent"] for s in samples], label="server (100 = 1 core)")
+    ax3.plot(t, [s["machine_cpu_percent"] for s in samples], label="machine (100 = all cores)", alpha=0.6)
+    ax3.set_ylabel("CPU (%)")
+    ax3.legend(fontsize=8, loc="upper left")
     sessions = ax3.twinx()
     sessions.step(t, [s["sessions"] for s in samples], where="post", color="grey", alpha=0.6)
     sessions.set_ylabel("students connected", color="grey")
@@ -664,7 +676,7 @@ def main() -> int:
     report = {"command": " ".join([Path(sys.argv[0]).name, *sys.argv[1:]]), "host": args.host or "own server",
               "sessions": args.sessions, "sessions_started": plan.started, "duration_s": args.duration,
               "elapsed_s": round(elapsed, 1), "spawn_rate": args.spawn_rate, "think_s": list(args.think),
-              "upload_every": args.upload_every, "timeout_s": args.timeout,
+              "upload_every": args.upload_every, "timeout_s": args.timeout, "load_average_at_end": os.getloadavg(),
               **summarize(plan.results, samples, me), "server_pid": pid, "env": environment(),
               "server_samples": samples, "results": plan.results}
     report["errors"] += sum(c["count"] for c in crashes)
@@ -679,11 +691,15 @@ def main() -> int:
     for name, a in report["actions"].items():
         fmt = lambda v: f"{v:>10.0f}" if v is not None else f"{'-':>10}"   # noqa: E731
         print(f"{name:<16}{a['n']:>6}{a['errors']:>8}{fmt(a['p50_ms'])}{fmt(a['p95_ms'])}{fmt(a['max_ms'])}")
+    print("page switches, by page: " + ", ".join(f"{page} {a['p50_ms']:.0f}/{a['p95_ms']:.0f} ms ({a['n']})"
+                                                 for page, a in report["page_actions"].items()) + "  (p50/p95 (n))")
     s = report["server"]
     if s["rss_mb_max"] is not None:
         print(f"server: RSS {s['rss_mb_first']:.0f} → {s['rss_mb_last']:.0f} MB (max {s['rss_mb_max']:.0f}), CPU mean "
               f"{s['cpu_percent_mean']:.0f} %, p95 {s['cpu_percent_p95']:.0f} %, max {s['cpu_percent_max']:.0f} % "
-              f"(100 % = one core); the students' side {report['students_side_cpu_percent_mean']} % CPU")
+              f"(100 % = one core); the students' side {report['students_side_cpu_percent_mean']} %; the machine "
+              f"{report['machine_cpu_percent_mean']} % of all {os.cpu_count()} cores, load average "
+              f"{report['env']['load_average_at_start'][0]:.1f} at start, {report['load_average_at_end'][0]:.1f} at end")
     for msg in report["error_messages"][:10]:
         print("  error:", msg)
     print(f"wrote {path} and {args.plot}")

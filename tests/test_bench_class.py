@@ -30,6 +30,9 @@ def test_short_class_run(tmp_path):
         assert stats["errors"] == 0
         assert 0 < stats["p50_ms"] <= stats["p95_ms"] <= stats["max_ms"]
     assert report["actions"]["open"]["n"] == 5
+    pages = report["page_actions"]
+    assert "checkpoints" in pages and "home" in pages                         # the uploader's way there and back
+    assert sum(p["n"] for p in pages.values()) == report["actions"]["page"]["n"]
     assert report["action_count"] == len(report["results"]) == sum(a["n"] for a in report["actions"].values())
 
     sentences = [r for r in report["results"] if r["action"] == "sentence"]
@@ -38,7 +41,7 @@ def test_short_class_run(tmp_path):
 
     samples = report["server_samples"]
     assert len(samples) >= 15                                                 # one a second
-    assert all(s["rss_mb"] > 100 and s["cpu_percent"] >= 0 for s in samples)
+    assert all(s["rss_mb"] > 100 and s["cpu_percent"] >= 0 and 0 <= s["machine_cpu_percent"] <= 100 for s in samples)
     assert max(s["sessions"] for s in samples) >= 1
     server = report["server"]
     assert server["rss_mb_max"] == max(s["rss_mb"] for s in samples)
