@@ -29,13 +29,14 @@ from pages.ui.i18n import t
 from pages.ui.widgets import escape_md, page_header
 from transformer_core.checkpoint import CARD, Checkpoint, CheckpointError
 from transformer_core.hub import cache_dir_env, from_pretrained, offline_env
+from transformer_core.marian import UnsupportedModel
 from transformer_core.registry import TooLarge
 from transformer_core.upload import (MB, UploadError, UploadLimits, checkpoint_error_kind, load_upload, mb,
                                      sweep_stale)
 
 KIND_ICONS = {"bundled": "📦", "upload": "⬆️", "hub": "🤗"}   # language-free option labels (the value survives a language switch)
 KIND_MATERIAL = {"bundled": ":material/inventory_2:", "upload": ":material/upload:", "hub": ":material/cloud_download:"}
-UPLOAD_TYPES = ["zip", "json", "safetensors", "model", "jsonl", "md"]
+UPLOAD_TYPES = ["zip", "json", "safetensors", "model", "spm", "jsonl", "md"]   # spm: a Marian folder's source.spm, target.spm
 MAX_CARD_CHARS = 20_000
 CONCURRENT_LOADS = 2            # checkpoint loads at once, server-wide (a whole class may click together)
 
@@ -153,12 +154,20 @@ def _safe(params: dict) -> dict:
     return {k: escape_md(v) for k, v in params.items()}
 
 
+def unsupported_text(err: UnsupportedModel) -> str:
+    """A Hugging Face model type other than Marian, and what it has that this model lacks, in the interface language."""
+    what = ", ".join(t(f"models.hf_feature.{f}") for f in err.features) or t("models.hf_feature.other")
+    return t("models.ckpt.hf_unsupported", model_type=escape_md(str(err.model_type)), what=what)
+
+
 def error_text(err: Exception) -> tuple[str, str]:
     """(translated headline, the plain technical message) for an upload / checkpoint error."""
     if isinstance(err, UploadError):
         head = t(f"models.err.{err.code}", **_safe(err.params))
         if head == f"models.err.{err.code}":
             head = t("models.err.other")
+    elif isinstance(err, UnsupportedModel):
+        head = unsupported_text(err)
     elif isinstance(err, CheckpointError):
         head = t(f"models.ckpt.{checkpoint_error_kind(err)}")
     elif isinstance(err, TooLarge):
@@ -203,7 +212,8 @@ def _sync_choice() -> None:
 def chooser() -> None:
     st.subheader(t("models.choose.header"))
     for name, error in model_state.broken_bundled().items():
-        st.warning(t("models.broken", name=escape_md(name), error=escape_md(error)), icon=":material/broken_image:")
+        why = unsupported_text(error) if isinstance(error, UnsupportedModel) else escape_md(str(error))
+        st.warning(t("models.broken", name=escape_md(name), error=why), icon=":material/broken_image:")
     choices = model_state.model_choices()
     if not choices:
         st.info(t("models.none"), icon=":material/inventory_2:")

@@ -2,9 +2,10 @@
 dependency; opus-mt's 8 heads and d_model 512, 2 + 2 layers) with its README.md card, its languages in
 tokenizer_config.json and generate's options in generation_config.json, served as the app's checkpoints
 folder.  Every page runs in both languages; the pages name its start token (<pad>), its α and beam width,
-its heads, d_model and activation, and its card."""
+its heads, d_model and activation, and its card.  BART and T5 folders are refused, naming what they have."""
 import json
 import re
+import shutil
 
 import huggingface_hub
 import pytest
@@ -13,7 +14,8 @@ from pages.ui import figures
 from pages.ui.i18n import strings
 from transformer_core import explain
 from transformer_core.checkpoint import load_checkpoint
-from transformer_core.marian import GENERATION_CONFIG, README, TOKENIZER_CONFIG
+from transformer_core.marian import (FEATURES, GENERATION_CONFIG, README, TOKENIZER_CONFIG, UNSUPPORTED,
+                                     UnsupportedModel)
 from transformer_core.translate import translate
 
 from apppages import chart_spec, open_app
@@ -135,3 +137,97 @@ def test_models_page_shows_the_readme_as_its_card(marian_app, lang):
     assert f"({README})" in shown and CARD_TITLE in shown
     assert re.search(r"pad \d+ · unk 1 · bos \d+ · eos 0", json.dumps([t.value.to_dict() for t in at.table],
                                                                      ensure_ascii=False, default=str))
+
+
+# --- other Hugging Face architectures: refused, naming what they have -------------------------------
+
+def _bart(folder):
+    import transformers
+
+    cfg = transformers.BartConfig(vocab_size=40, d_model=16, encoder_layers=1, decoder_layers=1,
+                                  encoder_attention_heads=2, decoder_attention_heads=2, encoder_ffn_dim=32,
+                                  decoder_ffn_dim=32, max_position_embeddings=32)
+    transformers.BartForConditionalGeneration(cfg).save_pretrained(folder)
+    (folder / "vocab.json").write_text(json.dumps({f"t{i}": i for i in range(40)}))      # byte-level BPE's files
+    (folder / "merges.txt").write_text("#version: 0.2\nt 1\n")
+
+
+def _t5(folder, spm_file):
+    import transformers
+
+    cfg = transformers.T5Config(vocab_size=40, d_model=16, d_kv=8, d_ff=32, num_layers=1, num_heads=2)
+    transformers.T5ForConditionalGeneration(cfg).save_pretrained(folder)
+    (folder / "spiece.model").write_bytes(spm_file.read_bytes())
+
+
+@pytest.fixture(scope="module")
+def others(tmp_path_factory, marian_root):
+    root = tmp_path_factory.mktemp("hf_others")
+    _bart(root / "bart-tiny")
+    _t5(root / "t5-tiny", marian_root / NAME / "source.spm")
+    return root
+
+
+@pytest.mark.parametrize("model_type, features", [("bart", UNSUPPORTED["bart"]), ("t5", UNSUPPORTED["t5"])])
+def test_bart_and_t5_folders_are_refused_naming_what_they_have(others, tmp_path, model_type, features):
+    from transformer_core.upload import load_upload
+
+    folder = others / f"{model_type}-tiny"
+    with pytest.raises(UnsupportedModel) as info:
+        load_checkpoint(folder)
+    assert info.value.model_type == model_type and info.value.features == features
+    assert all(FEATURES[f] in str(info.value) for f in features)
+    with pytest.raises(UnsupportedModel) as info:            # an upload of its files: the same, not "lacks …"
+        load_upload(sorted(folder.iterdir()), tmp_path / "uploads")
+    assert info.value.model_type == model_type
+    assert not any((tmp_path / "uploads").iterdir())          # its staging folder is gone
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_the_models_page_names_what_bart_and_t5_have_in_the_interface_language(others, marian_root, marian_app,
+                                                                             monkeypatch, tmp_path, lang):
+    from pages.ui import model_state
+
+    s = strings(lang)
+    root = tmp_path / "checkpoints"
+    shutil.copytree(marian_root / NAME, root / NAME)
+    shutil.copytree(others / "t5-tiny", root / "t5-tiny")
+    monkeypatch.setattr(model_state, "CHECKPOINTS_DIR", root)
+    monkeypatch.setenv("ATLAS_UPLOAD_DIR", str(tmp_path / "uploads"))
+
+    def named(model_type):
+        what = ", ".join(s[f"models.hf_feature.{f}"] for f in UNSUPPORTED[model_type])
+        return s["models.ckpt.hf_unsupported"].format(model_type=model_type, what=what)
+
+    at = app(lang, "models")
+    assert at.sidebar.selectbox(key="sidebar_model").options == [NAME]             # the T5 folder is left out
+    assert any(named("t5") in w.value and "t5\\-tiny" in w.value for w in at.warning), [w.value for w in at.warning]
+    assert upload(at, others / "bart-tiny", ("config.json", "model.safetensors", "vocab.json")).error[0].value \
+        .startswith(named("bart"))
+    assert at.selectbox(key="models_select").value == f"bundled:{NAME}"            # the Marian model stays
+
+
+def upload(at, folder, names):
+    """The files chosen one by one in the Models page's uploader, then its button."""
+    at.file_uploader[0].set_value([(n, (folder / n).read_bytes(), "application/octet-stream") for n in names]).run()
+    at.button(key="models_upload_go").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_a_marian_model_uploaded_file_by_file_serves_every_model_page(marian_root, marian_app, tmp_path,
+                                                                      monkeypatch, lang):
+    """An upload of a Marian folder's files (source.spm and target.spm among them): the session's model,
+    on which the model pages run."""
+    monkeypatch.setenv("ATLAS_UPLOAD_DIR", str(tmp_path / "uploads"))
+    at = app(lang, "models")
+    at = upload(at, marian_root / NAME, ("config.json", "model.safetensors", "source.spm", "target.spm", "vocab.json",
+                                         GENERATION_CONFIG, TOKENIZER_CONFIG, README))
+    assert not at.error, [e.value for e in at.error]
+    key = at.selectbox(key="models_select").value
+    assert key.startswith("session:")
+    for page in ("translate", "decoding", "shapes"):
+        at.switch_page(f"pages/{page}.py").run()
+        assert not at.exception and not at.error, (page, [e.value for e in at.exception])
+    assert strings(lang)["shapes.loss.explain"].format(start="<pad>") in texts(at)

@@ -136,7 +136,7 @@ def load_checkpoint(folder: str | Path) -> Checkpoint:
     model_type = marian.hf_model_type(folder / CONFIG)
     if model_type is not None:
         if model_type != "marian":
-            raise marian.unsupported(model_type)
+            raise marian.UnsupportedModel(model_type)
         return marian.load_marian(folder)
     missing = [f for f in REQUIRED if not (folder / f).is_file()]
     if missing:

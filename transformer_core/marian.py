@@ -39,17 +39,41 @@ FILES = (SOURCE_SPM, TARGET_SPM, VOCAB, TOKENIZER_CONFIG, GENERATION_CONFIG)  # 
 HF_ACTIVATIONS = {"swish": "swish", "silu": "swish", "gelu": "gelu", "relu": "relu"}  # Hugging Face's -> ours
 LANGUAGE_CODE = re.compile(r"^>>[^<>\s]+<<")  # multilingual targets: ">>fra<< text" picks the output language
 
-# What other Hugging Face architectures have that this model has not.
-UNSUPPORTED = {
-    "t5": "T5's relative position buckets (no absolute positions) and its RMSNorm without bias",
-    "mt5": "mT5's relative position buckets (no absolute positions) and its gated-GELU FFN",
-    "bart": "BART's learned positions (offset by 2) and its LayerNorm on the embeddings",
-    "mbart": "mBART's pre-norm layers, learned positions and LayerNorm on the embeddings",
-    "m2m_100": "M2M-100's pre-norm layers",
-    "nllb-moe": "NLLB-MoE's mixture-of-experts FFN",
-    "pegasus": "Pegasus's pre-norm layers",
-    "fsmt": "FSMT's separate source and target vocabularies",
+# What other Hugging Face architectures have that this model has not (the app names each in its language:
+# models.hf_feature.<key>).  BART's network alone would map exactly with a learned position table per stack
+# at offset 2 and layernorm_embedding (measured on a tiny random BART: logits equal); its tokenizer would not.
+FEATURES = {
+    "relative_positions": "relative position buckets instead of absolute positions",
+    "rmsnorm": "RMSNorm without bias",
+    "gated_ffn": "a gated-GELU FFN",
+    "learned_positions": "learned positions of their own in encoder and decoder, offset by 2",
+    "layernorm_embedding": "a LayerNorm on the embeddings",
+    "byte_bpe": "a byte-level BPE tokenizer (vocab.json + merges.txt) instead of SentencePiece",
+    "pre_norm": "pre-norm layers",
+    "moe": "a mixture-of-experts FFN",
+    "two_vocabularies": "separate source and target vocabularies",
 }
+UNSUPPORTED = {
+    "t5": ("relative_positions", "rmsnorm"),
+    "mt5": ("relative_positions", "rmsnorm", "gated_ffn"),
+    "bart": ("learned_positions", "layernorm_embedding", "byte_bpe"),
+    "mbart": ("pre_norm", "learned_positions", "layernorm_embedding"),
+    "m2m_100": ("pre_norm",),
+    "nllb-moe": ("pre_norm", "moe"),
+    "pegasus": ("pre_norm",),
+    "fsmt": ("two_vocabularies",),
+}
+
+
+class UnsupportedModel(CheckpointError):
+    """A Hugging Face model type other than Marian: .model_type, and .features (keys of FEATURES; none known
+    for a type not in UNSUPPORTED)."""
+
+    def __init__(self, model_type):
+        self.model_type, self.features = model_type, UNSUPPORTED.get(model_type, ())
+        what = "; ".join(FEATURES[f] for f in self.features) or "an architecture this model does not have"
+        super().__init__(f"{CONFIG}: Hugging Face model_type {model_type!r} is not supported ({what}); "
+                         "only Marian (model_type 'marian') checkpoints can be loaded")
 
 
 def hf_model_type(config_path: Path) -> str | None:
@@ -59,12 +83,6 @@ def hf_model_type(config_path: Path) -> str | None:
     except (OSError, UnicodeDecodeError, json.JSONDecodeError):
         return None
     return data.get("model_type") if isinstance(data, dict) else None
-
-
-def unsupported(model_type) -> CheckpointError:
-    what = UNSUPPORTED.get(model_type, "an architecture this model does not have")
-    return CheckpointError(f"{CONFIG}: Hugging Face model_type {model_type!r} is not supported ({what}); "
-                           "only Marian (model_type 'marian') checkpoints can be loaded")
 
 
 class MarianTokenizer:
@@ -263,7 +281,7 @@ def load_marian(folder: Path) -> Checkpoint:
     """A Hugging Face Marian folder -> Checkpoint, the model in eval mode on the CPU."""
     hf = read_json(folder / CONFIG)
     if hf.get("model_type") != "marian":
-        raise unsupported(hf.get("model_type"))
+        raise UnsupportedModel(hf.get("model_type"))
     missing = [f for f in (VOCAB, SOURCE_SPM, TARGET_SPM) if not (folder / f).is_file()]
     if missing:
         raise CheckpointError(f"Marian checkpoint is missing {', '.join(missing)} (it holds {CONFIG}, "

@@ -388,6 +388,9 @@ def stage_upload(files: Iterable, parent: str | Path, limits: UploadLimits | Non
             finally:
                 if opened:
                     fileobj.close()
+        model_type = marian.hf_model_type(folder / CONFIG) if CONFIG in found else None
+        if model_type not in (None, "marian"):       # T5, BART, …: say so, rather than which files it lacks
+            raise marian.UnsupportedModel(model_type)
         required = marian.REQUIRED if found.keys() & {marian.SOURCE_SPM, marian.TARGET_SPM, marian.VOCAB} else REQUIRED
         missing = [f for f in required if f not in found]
         if missing:

@@ -49,10 +49,10 @@ def _folders() -> list[str]:
     return sorted(p.name for p in CHECKPOINTS_DIR.iterdir() if (p / "config.json").is_file())
 
 
-_BROKEN: dict[tuple[str, float], str] = {}      # (folder, its mtime) -> why it does not load
+_BROKEN: dict[tuple[str, float], CheckpointError] = {}      # (folder, its mtime) -> why it does not load
 
 
-def _load_error(name: str) -> str | None:
+def _load_error(name: str) -> CheckpointError | None:
     """None when checkpoints/<name> loads, else why not (remembered until the folder changes)."""
     stamp = (name, (CHECKPOINTS_DIR / name).stat().st_mtime)
     if stamp not in _BROKEN:
@@ -60,7 +60,7 @@ def _load_error(name: str) -> str | None:
             load_bundled(name)
             return None
         except CheckpointError as err:
-            _BROKEN[stamp] = str(err)
+            _BROKEN[stamp] = err.with_traceback(None)
     return _BROKEN[stamp]
 
 
@@ -69,7 +69,7 @@ def bundled_names() -> list[str]:
     return [name for name in _folders() if _load_error(name) is None]
 
 
-def broken_bundled() -> dict[str, str]:
+def broken_bundled() -> dict[str, CheckpointError]:
     """The folders of checkpoints/ that do not load -> why (the Models page lists them)."""
     return {name: error for name in _folders() if (error := _load_error(name)) is not None}
 
