@@ -5,7 +5,7 @@
 #   source scripts/podman_setup.sh      # or: bash scripts/podman_setup.sh
 #
 # What it does (each step is skipped when already done):
-#   1. installs Debian's podman, runc, debootstrap (only as root, only if missing);
+#   1. installs Debian's podman, runc, catatonit, debootstrap (only as root, only if missing);
 #   2. writes a containers.conf (runc, cgroupfs, file events, ulimits that work in
 #      this sandbox) and exports CONTAINERS_CONF pointing at it;
 #   3. builds a local stand-in for python:3.11-slim from Debian bookworm (debootstrap
@@ -120,8 +120,10 @@ _build_base() {
 }
 
 atlas_podman_setup() {
+  # catatonit: the pause process of pods (podman kube play).
   command -v podman >/dev/null && command -v runc >/dev/null && command -v debootstrap >/dev/null \
-    || _apt_install podman runc debootstrap uidmap fuse-overlayfs ca-certificates
+    && command -v catatonit >/dev/null \
+    || _apt_install podman runc debootstrap catatonit uidmap fuse-overlayfs ca-certificates
   _write_containers_conf
   _build_base
   _log "ready: export CONTAINERS_CONF=$CONTAINERS_CONF"
