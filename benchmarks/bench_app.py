@@ -2,6 +2,9 @@
 
     python benchmarks/bench_app.py                          # the bundled model, checkpoints/ende
     python benchmarks/bench_app.py --app-dir /tmp/head      # another commit: git archive HEAD | tar -x -C /tmp/head
+    python benchmarks/bench_app.py --checkpoint out/bench/opus-mt-en-de-random --max-out 50
+                                  # a Hugging Face Marian folder of opus-mt-en-de's size (benchmarks/bench_marian.py
+                                  # builds it; random weights never write </s>: every output is 2·20 + 10 tokens)
     python benchmarks/bench_app.py --set runner.postScriptGC=false --js-profile
 
 Starts `streamlit run app.py --server.headless true --server.port <free port>` serving a snapshot of
@@ -58,7 +61,7 @@ from tests.streamlit_proc import CHROMIUM_ARGS, free_port, healthy, stop
 CHROMIUM = "/usr/bin/chromium"
 VIEWPORT = {"width": 1400, "height": 900}
 TARGET_MS = 400.0
-SRC_TOKENS = 20                      # as the encoder sees them: BOS + 18 pieces + EOS
+SRC_TOKENS = 20                      # as the encoder sees them: BOS + 18 pieces + EOS (a Marian model: 19 + EOS)
 
 # Each sentence starts with its own name (its first piece tells a new sentence's tick labels from the
 # last one's); the rest is cut or extended until the sentence is exactly SRC_TOKENS tokens.
@@ -87,11 +90,12 @@ EXTRAS = ("", " again", " today", " yesterday", " with friends", " every day", "
 # ---------------------------------------------------------------- sentences and what the page must show
 
 def make_sentences(ckpt, n: int, max_out: int) -> tuple[list[str], list[dict], int]:
-    """n different sentences of exactly SRC_TOKENS tokens (BOS + pieces + EOS), each with a first
+    """n different sentences of exactly SRC_TOKENS tokens (BOS + pieces + EOS, or Marian's pieces + EOS), each with a first
     piece (its name) that no other sentence has, whose greedy translation by ckpt ends within max_out
     tokens (as a translation of about the source's length would: an under-trained model runs some to
     max_len, 2·20 + 10 = 50).  -> (sentences, what the page must show for each, how many were skipped)"""
     tokenizer = ckpt.tokenizer
+    n_pieces = SRC_TOKENS - 1 - int(tokenizer.source_bos)          # Marian's source has no BOS
     out, wants, firsts, all_pieces, skipped = [], [], [], [], 0
     for i, name in enumerate(NAMES):
         words = CLAUSES[i % len(CLAUSES)].split()
@@ -99,7 +103,7 @@ def make_sentences(ckpt, n: int, max_out: int) -> tuple[list[str], list[dict], i
         for k in range(len(words), 3, -1):
             for extra in EXTRAS:
                 text = f"{name} {' '.join(words[:k])}{extra}."
-                if len(tokenizer.encode(text)) == SRC_TOKENS - 2:
+                if len(tokenizer.encode(text)) == n_pieces:
                     found = text
                     break
             if found:
