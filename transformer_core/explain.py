@@ -50,7 +50,7 @@ def heads_off_map(selected: Sequence[tuple[str, int, int]]) -> dict[str, list[in
 # ---------------------------------------------------------------- attention of one teacher-forced pass
 
 def decoder_input(model: Transformer, out_ids: Sequence[int]) -> list[int]:
-    """The decoder input: the output shifted right, BOS first (no EOS)."""
+    """The decoder input: the output shifted right, the start token cfg.bos_id first (<s>; Marian's <pad>), no EOS."""
     return [model.cfg.bos_id, *[int(i) for i in out_ids]]
 
 
