@@ -9,7 +9,16 @@
 #     websocket upgrade to /_stcore/stream;
 # and everything is torn down.
 #
-#   bash scripts/deploy_smoke.sh [CONTEXT_DIR]      # the app's build context; default: the repository root
+#   bash scripts/deploy_smoke.sh [CONTEXT_DIR [COMMAND...]]
+#
+# CONTEXT_DIR: the app's build context (default: the repository root). COMMAND, when given, runs after
+# the checks with ATLAS_PROXY_URL set to the proxy's address, e.g. a load test through it:
+#   bash scripts/deploy_smoke.sh . sh -c '.venv/bin/python benchmarks/bench_class.py --host "$ATLAS_PROXY_URL" --sessions 80'
+# while the replicas' memory and CPU are sampled every 5 s (out/deploy_stats.log); its exit status
+# fails the run.
+#
+# Finally HAProxy's own log must show that every request that came with the cookie went to the replica
+# it names (cookie status V, never I/D/E/O: invalid, replica down, expired, old).
 #
 # The app's image is the one scripts/docker_smoke.sh builds (same tag, same build): after it, the build
 # here reuses every layer. HAProxy finds the replicas by DNS as in compose; here a dnsmasq on 127.0.0.1
@@ -25,6 +34,7 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 CONTEXT="$(cd "${1:-$ROOT}" && pwd)"
+shift || true
 IMAGE="${ATLAS_IMAGE:-attention-atlas:smoke}"
 PROXY_IMAGE="${ATLAS_PROXY_IMAGE:-attention-atlas-proxy:smoke}"
 REPLICAS="${ATLAS_REPLICAS:-2}"
@@ -66,7 +76,9 @@ work="$(mktemp -d -t atlas-deploy-XXXXXX)"
 name="atlas-smoke-$$"
 proxy="$name-proxy"
 dns_pid=""
+stats_pid=""
 cleanup() {
+  if [ -n "$stats_pid" ]; then kill "$stats_pid" 2>/dev/null || true; fi
   local i
   for i in $(seq 0 $((REPLICAS - 1))); do
     podman logs "$name-pod-$i-app" >"$OUT_DIR/deploy_replica_$i.log" 2>&1 || true
@@ -230,6 +242,46 @@ PY
 ) || { log "stickiness check FAILED"; exit 1; }
 log "sticky: $sticky_json"
 
+# --- the command, through the proxy ----------------------------------------------------
+command_rc=null
+if [ "$#" -gt 0 ]; then
+  while :; do
+    podman stats --no-stream --format '{{.Name}} {{.MemUsage}} {{.CPUPerc}}' | sed "s/^/$(date +%s) /"
+    sleep 5
+  done >"$OUT_DIR/deploy_stats.log" 2>&1 &
+  stats_pid=$!
+  log "running through the proxy: $*"
+  command_rc=0
+  ATLAS_PROXY_URL="http://127.0.0.1:$port" "$@" || command_rc=$?
+  kill "$stats_pid" 2>/dev/null || true
+  stats_pid=""
+  log "the command exited $command_rc"
+fi
+peak_mem=$(awk -v n="$name-pod-" 'index($2, n) == 1 { v = $3; u = v; sub(/[A-Za-z]+$/, "", v); sub(/^[0-9.]+/, "", u);
+             mb = (u == "GB") ? v * 1000 : (u == "kB") ? v / 1000 : v; if (mb > peak[$2]) peak[$2] = mb }
+           END { for (c in peak) printf "%s=%.0fMB ", c, peak[c] }' "$OUT_DIR/deploy_stats.log" 2>/dev/null || true)
+[ -z "$peak_mem" ] || log "peak memory while it ran: $peak_mem"
+
+# --- HAProxy's log: every request with the cookie reached the replica it names -------------------
+podman logs "$proxy" >"$OUT_DIR/deploy_proxy.log" 2>&1 || true
+cookies_json=$("$PY" - "$OUT_DIR/deploy_proxy.log" <<'PY'
+import collections, json, re, sys
+# httplog: ... frontend backend/server Tq/Tw/Tc/Tr/Ta status bytes - - TERMINATION_STATE conns queue "request"
+line_re = re.compile(r" \S+ \S+/(\S+) \S+ (-?\d+) \S+ \S+ \S+ ([-A-Za-z]{4}) ")
+status, servers = collections.Counter(), collections.Counter()
+for line in open(sys.argv[1], errors="replace"):
+    m = line_re.search(line)
+    if m:
+        status[m.group(3)[2]] += 1
+        servers[m.group(1)] += 1
+bad = {k: n for k, n in status.items() if k in "IDEO"}
+print(json.dumps({"requests_logged": sum(status.values()), "with_valid_cookie": status["V"],
+                  "new_clients": status["N"], "cookie_not_honoured": bad, "per_replica": dict(servers)}))
+sys.exit(1 if bad or not status["V"] else 0)
+PY
+) || { log "HAProxy's log: requests whose cookie was not honoured: $cookies_json"; exit 1; }
+log "HAProxy's log: $cookies_json"
+
 # --- metrics ---------------------------------------------------------------------
 "$PY" - "$OUT_DIR/deploy_metrics.json" <<PY
 import json, platform, sys, time
@@ -241,14 +293,19 @@ m = {
     "play_to_all_ready_s": $ready_s,
     "memory_after_ready": "$mem_mb".split(),
     "sticky": $sticky_json,
+    "haproxy_log": $cookies_json,
+    "command": $( [ "$#" -gt 0 ] && printf '%s' "$*" | "$PY" -c 'import json, sys; print(json.dumps(sys.stdin.read()))' || echo null ),
+    "command_exit": $command_rc,
+    "peak_memory_during_command": "$peak_mem".split(),
     "engine": "$(podman --version)",
     "proxy": "$(podman run --rm "$PROXY_IMAGE" haproxy -v | head -n 1)",
     "machine": f"{platform.machine()}, $(nproc) CPU cores",
     "measured_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-    "command": "bash scripts/deploy_smoke.sh",
+    "script": "bash scripts/deploy_smoke.sh",
     "git_rev": "$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)",
 }
 json.dump(m, open(sys.argv[1], "w"), indent=2)
 print(json.dumps(m, indent=2))
 PY
+[ "$command_rc" = null ] || [ "$command_rc" = 0 ] || { log "the command through the proxy failed (exit $command_rc)"; exit 1; }
 log "PASS"
