@@ -30,13 +30,14 @@ DEV_HASH := $(shell cat requirements.txt requirements-dev.txt | sha256sum | cut 
 RUN_STAMP := $(VENV)/.stamp-run-$(RUN_HASH)
 DEV_STAMP := $(VENV)/.stamp-dev-$(DEV_HASH)
 
-.PHONY: help run test dev deps browser lint docker-smoke ci clean
+.PHONY: help run test dev deps browser lint docker-smoke deploy-smoke ci clean
 
 help:
 	@echo "make run           start the app (http://localhost:8501)"
 	@echo "make test          run the test suite"
-	@echo "make lint          hadolint on the Dockerfile"
+	@echo "make lint          hadolint on the Dockerfiles"
 	@echo "make docker-smoke  build and run the Docker image with podman, check the home page"
+	@echo "make deploy-smoke  deploy/kubernetes.yaml with 2 replicas in podman behind HAProxy, check stickiness"
 	@echo "make ci            everything CI runs (.ci/run)"
 	@echo "make clean         remove $(VENV) and out/"
 
@@ -96,10 +97,13 @@ browser:
 	fi
 
 lint: $(DEV_STAMP)
-	$(BIN)/hadolint Dockerfile
+	$(BIN)/hadolint Dockerfile deploy/haproxy.Dockerfile
 
 docker-smoke: dev
 	bash scripts/docker_smoke.sh
+
+deploy-smoke: dev
+	bash scripts/deploy_smoke.sh
 
 ci:
 	bash .ci/run
