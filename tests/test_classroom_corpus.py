@@ -133,3 +133,59 @@ def test_a_negated_imperative_says_kein_or_nicht_never_both():
     for i in range(300):
         de = grammar.build("imperative.dont", random.Random(f"dont:{i}"), lex).text("de").lower().split()
         assert not (any(w.startswith("kein") for w in de) and "nicht" in de), de
+
+
+# A first-year textbook's first units, checked by hand in all three languages: (frame, nouns the lexicon is cut
+# down to or None, English, Korean, German).
+TEXTBOOK = [
+    ("color", None, "Paul's bag is brown.", "파울의 가방은 갈색이다.", "Pauls Tasche ist braun."),
+    ("color", ("bag",), "The bag is green.", "가방은 초록색이다.", "Die Tasche ist grün."),
+    ("q.color", ("bag", "color"), "What color is the bag?", "가방은 무슨 색이에요?", "Welche Farbe hat die Tasche?"),
+    ("this_is", ("bag",), "This is a pink bag.", "이것은 분홍색 가방이다.", "Das ist eine rosa Tasche."),
+    ("age", None, "I am ten years old.", "나는 열 살이다.", "Ich bin zehn Jahre alt."),
+    ("age", ("sister",), "My sister is six years old.", "내 여동생은 여섯 살이다.", "Meine Schwester ist sechs Jahre alt."),
+    ("age", None, "She is twenty years old.", "그녀는 스무 살이다.", "Sie ist zwanzig Jahre alt."),
+    ("q.age", None, "How old are you?", "몇 살이에요?", "Wie alt bist du?"),
+    ("q.age", None, "How old is she?", "그녀는 몇 살이에요?", "Wie alt ist sie?"),
+    ("name", None, "My name is Minsu.", "내 이름은 민수이다.", "Ich heiße Minsu."),
+    ("name", None, "Her name is Jimin.", "그녀의 이름은 지민이다.", "Sie heißt Jimin."),
+    ("q.name", None, "What is your name?", "이름이 뭐예요?", "Wie heißt du?"),
+    ("q.name", None, "What is his name?", "그의 이름이 뭐예요?", "Wie heißt er?"),
+    ("clock", None, "It is three o'clock.", "세 시이다.", "Es ist drei Uhr."),
+    ("clock", None, "It is one o'clock now.", "지금은 한 시이다.", "Es ist jetzt ein Uhr."),
+    ("q.clock", None, "What time is it?", "몇 시예요?", "Wie spät ist es?"),
+    ("starts_at.present", None, "School starts at nine.", "학교는 아홉 시에 시작한다.", "Die Schule beginnt um neun."),
+    ("starts_at.present", None, "School ends at one.", "학교는 한 시에 끝난다.", "Die Schule endet um eins."),
+    ("starts_at.past", ("concert",), "The concert started at seven.", "콘서트는 일곱 시에 시작했다.",
+     "Das Konzert hat um sieben begonnen."),
+    ("q.starts_at.present", ("movie",), "What time does the movie start?", "영화는 몇 시에 시작해요?",
+     "Um wie viel Uhr beginnt der Film?"),
+    ("position.pos", ("ball", "chair"), "The ball is under the chair.", "공은 의자 밑에 있다.", "Der Ball ist unter dem Stuhl."),
+    ("position.pos", ("cat", "car"), "The cat is in the car.", "고양이는 자동차 안에 있다.", "Die Katze ist im Auto."),
+    ("position.neg", ("book", "table"), "The book isn't on the table.", "책은 탁자 위에 없다.",
+     "Das Buch ist nicht auf dem Tisch."),
+    ("q.position", ("dog", "sofa"), "Is the dog behind the sofa?", "개는 소파 뒤에 있어요?", "Ist der Hund hinter dem Sofa?"),
+    ("weather_verb.progressive.pos", None, "It is raining.", "비가 오고 있다.", "Es regnet."),
+    ("weather_verb.progressive.pos", None, "It is snowing now.", "지금 눈이 오고 있다.", "Es schneit jetzt."),
+    ("weather_verb.past.pos", None, "It rained yesterday.", "어제 비가 왔다.", "Es hat gestern geregnet."),
+    ("weather_verb.past.neg", None, "It didn't snow yesterday.", "어제 눈이 오지 않았다.", "Es hat gestern nicht geschneit."),
+    ("weather_verb.future.pos", None, "It will snow tomorrow.", "내일 눈이 올 것이다.", "Es wird morgen schneien."),
+    ("q.weather_verb.progressive", None, "Is it raining?", "비가 오고 있어요?", "Regnet es?"),
+    ("weather.present", None, "It is cold every day.", "매일 춥다.", "Es ist jeden Tag kalt."),
+]
+
+
+@pytest.mark.parametrize("frame, nouns, en, ko, de", TEXTBOOK, ids=[t[2] for t in TEXTBOOK])
+def test_textbook_sentences_in_all_three_languages(frame, nouns, en, ko, de):
+    lex = lexicon.load()
+    if nouns:
+        lex = lex.without({n.id for n in lex.nouns if n.en not in nouns})
+    for seed in range(4000):
+        try:
+            ex = grammar.build(frame, random.Random(f"textbook:{seed}"), lex)
+        except IndexError:
+            continue
+        if ex.text("en") == en:
+            break
+    assert ex.text("en") == en, f"{frame} never says {en!r}"
+    assert (ex.text("ko"), ex.text("de")) == (ko, de)

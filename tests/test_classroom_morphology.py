@@ -41,6 +41,16 @@ KOREAN = [
     (("열다", "", False), [("으세요", "EF")], False, "여세요"),
     (("열다", "", False), [("어", "EC"), ("주", "VX"), ("세요", "EF")], False, "열어 주세요"),
 ]
+# Colors that Korean says with a noun and the copula (adjectives.tsv, ko_irr N), and the copula of 살 and 시.
+KOREAN_COLORS = [
+    (("초록색", "N", "present", False, False), "초록색이다"), (("초록색", "N", "present", True, False), "초록색이 아니다"),
+    (("초록색", "N", "present", True, True), "초록색이 아니에요"), (("갈색", "N", "past", False, False), "갈색이었다"),
+    (("회색", "N", "present", False, True), "회색이에요"), (("보라색", "N", "past", True, True), "보라색이 아니었어요"),
+    (("빨갛다", "ㅎ", "present", False, False), "빨갛다"), (("하얗다", "ㅎ", "present", False, True), "하얘요"),
+]
+KOREAN_ATTRIBUTIVE = [(("분홍색", "N"), "분홍색"), (("주황색", "N"), "주황색"), (("노랗다", "ㅎ"), "노란"), (("까맣다", "ㅎ"), "까만")]
+KOREAN_COPULA = [(("살", False, False), "살이다"), (("살", False, True), "살이에요"), (("시", False, False), "시이다"),
+                 (("시", False, True), "시예요"), (("민수", False, False), "민수이다"), (("색", False, True), "색이에요")]
 PARTICLES = [("나", "은", "나는"), ("사과", "을", "사과를"), ("책", "을", "책을"), ("고양이", "이", "고양이가"),
              ("책", "이", "책이"), ("사과", "와", "사과와"), ("빵", "와", "빵과"), ("학교", "으로", "학교로"),
              ("집", "으로", "집으로"), ("연필", "으로", "연필로"), ("기차역", "은", "기차역은"), ("바나나", "은", "바나나는")]
@@ -57,6 +67,22 @@ def test_korean_particles_follow_the_final_consonant(noun, particle, expected):
     assert korean.with_particle(noun, particle) == expected
 
 
+@pytest.mark.parametrize("args, expected", KOREAN_COLORS)
+def test_korean_color_predicates(args, expected):
+    assert korean.adjective_predicate(*args) == expected
+
+
+@pytest.mark.parametrize("args, expected", KOREAN_ATTRIBUTIVE)
+def test_korean_colors_before_a_noun(args, expected):
+    assert korean.attributive(*args) == expected
+
+
+@pytest.mark.parametrize("args, expected", KOREAN_COPULA)
+def test_korean_copula_of_age_hour_and_name(args, expected):
+    noun, past, question = args
+    assert korean.copula(noun, past, question) == expected
+
+
 GERMAN_ARTICLES = [
     (("def", "m", "nom"), "der"), (("def", "m", "acc"), "den"), (("def", "m", "dat"), "dem"),
     (("def", "f", "dat"), "der"), (("def", "n", "acc"), "das"), (("def", "pl", "dat"), "den"),
@@ -70,15 +96,20 @@ GERMAN_ADJECTIVES = [
     (("groß", "def", "pl", "dat"), "großen"), (("teuer", "ein", "n", "acc"), "teures"),
     (("dunkel", "def", "f", "nom"), "dunkle"), (("hoch", None, "m", "dat"), "hohem"),
     (("müde", "ein", "m", "nom"), "müder"), (("leise", "def", "n", "dat"), "leisen"),
+    (("grün", "ein", "f", "acc"), "grüne"), (("braun", "def", "m", "dat"), "braunen"), (("grau", None, "pl", "nom"), "graue"),
+    (("rosa", "ein", "f", "nom"), "rosa"), (("lila", "def", "m", "dat"), "lila"), (("orange", "mein", "n", "acc"), "orange"),
 ]
 GERMAN_VERBS = [
     (("essen", 1), ("isst", "")), (("lesen", 2), ("liest", "")), (("mögen", 0), ("mag", "")),
     (("schlafen", 2), ("schläft", "")), (("auf|stehen", 0), ("stehe", "auf")), (("an|rufen", 2), ("ruft", "an")),
     (("helfen", 1), ("hilfst", "")), (("sein", 3), ("sind", "")), (("haben", 2), ("hat", "")),
     (("können", 0), ("kann", "")), (("werden", 2), ("wird", "")),
+    (("regnen", 2), ("regnet", "")), (("schneien", 2), ("schneit", "")), (("heißen", 0), ("heiße", "")),
+    (("heißen", 1), ("heißt", "")), (("beginnen", 2), ("beginnt", "")), (("enden", 2), ("endet", "")),
 ]
 GERMAN_PARTICIPLES = [("essen", "gegessen"), ("gehen", "gegangen"), ("auf|stehen", "aufgestanden"),
-                      ("besuchen", "besucht"), ("an|rufen", "angerufen"), ("kaufen", "gekauft")]
+                      ("besuchen", "besucht"), ("an|rufen", "angerufen"), ("kaufen", "gekauft"), ("regnen", "geregnet"),
+                      ("schneien", "geschneit"), ("beginnen", "begonnen"), ("enden", "geendet")]
 GERMAN_NOUNS = [(("Kind", "n", "Kinder"), ("dat", True), "Kindern"), (("Junge", "m", "Jungen"), ("acc", False), "Jungen"),
                 (("Apfel", "m", "Äpfel"), ("dat", True), "Äpfeln"), (("Auto", "n", "Autos"), ("dat", True), "Autos"),
                 (("Löwe", "m", "Löwen"), ("dat", False), "Löwen"), (("Tasche", "f", "Taschen"), ("acc", False), "Tasche")]
@@ -114,9 +145,11 @@ ENGLISH = [
     (("swim", "VBD"), "swam"), (("study", "VBZ"), "studies"), (("have", "VBZ"), "has"), (("run", "VBG"), "running"),
     (("listen to", "VBD"), "listened to"), (("get up", "VBZ"), "gets up"), (("buy", "VBD"), "bought"),
     (("write", "VBG"), "writing"), (("like", "VBZ"), "likes"), (("read", "VBD"), "read"), (("make", "VBD"), "made"),
+    (("rain", "VBG"), "raining"), (("rain", "VBD"), "rained"), (("snow", "VBG"), "snowing"), (("start", "VBZ"), "starts"),
+    (("end", "VBD"), "ended"), (("begin", "VBD"), "began"),
 ]
 ARTICLES = [("apple", "an"), ("pear", "a"), ("umbrella", "an"), ("university", "a"), ("hour", "an"),
-            ("orange", "an"), ("red apple", "a"), ("old book", "an")]
+            ("orange", "an"), ("red apple", "a"), ("old book", "an"), ("orange bag", "an"), ("green bag", "a")]
 PLURALS = [("child", "children"), ("mouse", "mice"), ("box", "boxes"), ("apple", "apples"), ("knife", "knives"),
            ("train station", "train stations"), ("baby", "babies")]
 

@@ -723,10 +723,10 @@ AGE_PEOPLE = ("brother", "sister", "son", "daughter", "cousin", "friend", "baby"
 
 
 def _person(g: Gen, ask: bool) -> Subject:
-    """I, you (in questions), he, she, a name, or my/your... brother, sister, friend."""
+    """I (in statements), you (in questions), he, she, a name, or my/your... brother, sister, friend."""
     r = g.rng.random()
     if r < 0.5:
-        keys = ["I", "he", "she"] + ["you"] * (3 if ask else 0)
+        keys = ["you", "he", "she"] if ask else ["I", "I", "he", "she"]
         return Subject(pronoun=PRONOUNS[g.rng.choice(keys)])
     if r < 0.75:
         return Subject(name=g.pick(g.lex.names))
@@ -848,6 +848,7 @@ def starts_at(tense: str, ask: bool = False):
 POSITIONS = (("under", "밑에", "unter"), ("on", "위에", "auf"), ("next to", "옆에", "neben"),
              ("in front of", "앞에", "vor"), ("behind", "뒤에", "hinter"), ("in", "안에", "in"))
 SURFACES = {"table", "desk", "bed", "sofa", "chair", "shelf", "bookshelf", "bench", "armchair", "fridge", "box"}
+RIDES = {"car", "bus", "bike", "bicycle"}
 FLAT = {"door", "window", "curtain", "whiteboard", "blackboard"}
 BOOKS = {"book", "notebook", "textbook", "dictionary", "newspaper", "magazine", "comic book", "map", "diary", "novel",
          "picture book", "calendar", "worksheet", "timetable"}
@@ -862,7 +863,7 @@ def position(neg: bool, ask: bool = False):
         en_p, ko_p, de_p = g.pick(POSITIONS, used=False)
         fits = {"on": SURFACES, "in": CONTAINERS}.get(en_p)
         landmarks = [n for n in g.nouns(("furniture", "thing", "vehicle")) if n.countable and n.en not in FLAT and
-                     (n.en in fits if fits else n.cls != "thing" or n.en in CONTAINERS)]
+                     (n.en in fits if fits else n.cls == "furniture" or n.en in CONTAINERS | RIDES)]
         landmark = g.pick(landmarks)
         things = [n for n in g.nouns(("thing", "readable", "clothing", "animal", "food")) if n is not landmark
                   and n.countable and (n.cls != "readable" or n.en in BOOKS)]
