@@ -46,7 +46,8 @@ Meanwhile the server's process tree (psutil, the server process and its children
 resident memory and CPU (100 % = one core), and so are this process (the students' side) and the machine
 (100 % = all cores: on a shared machine, what else ran).  Writes
 out/bench/class.json (per action, and per page for the page switches: count, errors, p50, p95, max) and
-out/bench/class.png (the actions' times, the server's RSS and CPU over time).  Exit status 1 when any
+out/bench/class.png (the actions' times, the server's RSS and CPU over time), and the server's output
+(out/bench/class.server.log, for a server it started).  Exit status 1 when any
 action failed.
 """
 from __future__ import annotations
@@ -251,7 +252,8 @@ class Tab:
             which = el.WhichOneof("type")
             inner = getattr(el, which) if which else None
             if which == "exception":
-                run.errors.append(f"exception: {el.exception.type}: {el.exception.message}"[:500])
+                where = " | ".join(line.strip() for line in el.exception.stack_trace[-4:])
+                run.errors.append(f"exception: {el.exception.type}: {el.exception.message}"[:500] + f" at {where}"[:800])
             elif which == "alert" and el.alert.format == ERROR_ALERT:
                 run.errors.append(f"st.error: {el.alert.body}"[:500])
             elif which == "alert" and el.alert.format == SUCCESS_ALERT:
@@ -672,6 +674,9 @@ def main() -> int:
     finally:
         if proc is not None:
             stop(proc)
+            log = Path(args.out).with_suffix(".server.log")       # the server's output, beside the report
+            log.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(tmp / "server.log", log)
         shutil.rmtree(tmp, ignore_errors=True)
     report = {"command": " ".join([Path(sys.argv[0]).name, *sys.argv[1:]]), "host": args.host or "own server",
               "sessions": args.sessions, "sessions_started": plan.started, "duration_s": args.duration,
