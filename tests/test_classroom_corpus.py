@@ -172,6 +172,9 @@ TEXTBOOK = [
     ("weather_verb.future.pos", None, "It will snow tomorrow.", "내일 눈이 올 것이다.", "Es wird morgen schneien."),
     ("q.weather_verb.progressive", None, "Is it raining?", "비가 오고 있어요?", "Regnet es?"),
     ("weather.present", None, "It is cold every day.", "매일 춥다.", "Es ist jeden Tag kalt."),
+    ("birthday", None, "Today is my birthday.", "오늘은 내 생일이다.", "Heute ist mein Geburtstag."),
+    ("birthday", None, "Yesterday was Minsu's birthday.", "어제는 민수의 생일이었다.", "Gestern war Minsus Geburtstag."),
+    ("q.birthday", None, "Is today your birthday?", "오늘이 너의 생일이에요?", "Ist heute dein Geburtstag?"),
 ]
 
 

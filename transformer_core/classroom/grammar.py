@@ -844,6 +844,33 @@ def starts_at(tense: str, ask: bool = False):
     return build
 
 
+BIRTHDAY_DAYS = {"today": "present", "tomorrow": "present", "yesterday": "past"}
+
+
+def birthday(ask: bool):
+    """'Today is my birthday.' -> '오늘은 내 생일이다.' -> 'Heute ist mein Geburtstag.';
+    'Is today your birthday?' -> '오늘이 너의 생일이에요?' -> 'Ist heute dein Geburtstag?'"""
+    def build(g: Gen) -> Example:
+        noun = _word(g, g.lex.nouns, "birthday")
+        day = g.pick([t for t in g.lex.times if t.en in BIRTHDAY_DAYS and not (ask and t.en == "yesterday")])
+        past = BIRTHDAY_DAYS[day.en] == "past"
+        owners = [PRONOUNS[k] for k in (("you", "you", "he", "she") if ask else ("I", "I", "you", "he", "she"))]
+        np = NounPhrase(noun, "poss", owner=g.pick(owners + list(g.lex.names)))
+        be, de_be = ("was", "war") if past else ("is", "ist")
+        ko_np = np.ko("O", None)
+        last, tags = ko_np[-1]
+        ko = [chunk(korean.with_particle(day.ko, "이" if ask else "은"), "T"), *ko_np[:-1],
+              chunk(korean.copula(last, past, ask), *tags, "V")]
+        if ask:
+            en = [chunk(be, "V"), chunk(day.en, "T"), *np.en("O")]
+            de = [chunk(de_be, "V"), chunk(day.de, "T"), *np.de("O", "nom")]
+        else:
+            en = [chunk(day.en, "T"), chunk(be, "V"), *np.en("O")]
+            de = [chunk(day.de, "T"), chunk(de_be, "V"), *np.de("O", "nom")]
+        return Example("", en, ko, de, end="?" if ask else ".", lemmas=np.lemmas() | {day.id})
+    return build
+
+
 # Where a thing is: English, Korean (after the landmark noun), German (with the dative).
 POSITIONS = (("under", "밑에", "unter"), ("on", "위에", "auf"), ("next to", "옆에", "neben"),
              ("in front of", "앞에", "vor"), ("behind", "뒤에", "hinter"), ("in", "안에", "in"))
@@ -966,6 +993,7 @@ def _frames() -> dict[str, Callable[[Gen], Example]]:
         frames[f"{q}age"] = age(ask)
         frames[f"{q}name"] = name_is(ask)
         frames[f"{q}clock"] = clock(ask)
+        frames[f"{q}birthday"] = birthday(ask)
     for tense in ("present", "past"):
         frames[f"starts_at.{tense}"] = starts_at(tense)
         frames[f"q.starts_at.{tense}"] = starts_at(tense, ask=True)
