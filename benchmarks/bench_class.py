@@ -651,6 +651,7 @@ def main() -> int:
             proc, folder = start_server(port, tmp)
             base, pid = f"http://127.0.0.1:{port}", proc.pid
         print(f"server {base} (pid {pid}); {args.sessions} students for {args.duration:.0f} s", flush=True)
+        env_at_start = environment()
         t0 = time.monotonic()
         plan = Plan(base_url=base, deadline=t0 + args.duration, think=tuple(args.think), timeout=args.timeout,
                     upload_every=args.upload_every, texts=sentences(bundled_examples(folder), args.seed),
@@ -682,7 +683,7 @@ def main() -> int:
               "sessions": args.sessions, "sessions_started": plan.started, "duration_s": args.duration,
               "elapsed_s": round(elapsed, 1), "spawn_rate": args.spawn_rate, "think_s": list(args.think),
               "upload_every": args.upload_every, "timeout_s": args.timeout, "load_average_at_end": os.getloadavg(),
-              **summarize(plan.results, samples, me), "server_pid": pid, "env": environment(),
+              **summarize(plan.results, samples, me), "server_pid": pid, "env": env_at_start,
               "server_samples": samples, "results": plan.results}
     report["errors"] += sum(c["count"] for c in crashes)
     report["sessions_with_errors"] = len({r["student"] for r in plan.results if r["errors"]})
