@@ -361,6 +361,7 @@ class Tab:
             raise ActionError(f"no page {url_path!r} in the menu {sorted(self.pages)}")
         self.states.clear()                          # the old page's widgets are gone
         self.widgets.clear()
+        self._tab_paths.clear()
         run.detail = url_path or "home"
         self.rerun(run, page=self.pages[url_path])
 
