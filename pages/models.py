@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pandas as pd
 import streamlit as st
+from streamlit.runtime import Runtime
 
 from pages.ui import model_state
 from pages.ui.i18n import t
@@ -65,6 +66,15 @@ def _startup_sweep() -> bool:
 @st.cache_resource(show_spinner=False)
 def _load_slots() -> threading.BoundedSemaphore:
     return threading.BoundedSemaphore(CONCURRENT_LOADS)
+
+
+def release(files) -> None:
+    """Drop Streamlit's in-memory copies of uploaded files once they are staged on disk: it keeps them
+    until the session ends (even minutes after its tab closed, for a reconnect), 50 MB a file."""
+    if Runtime.exists():
+        manager = Runtime.instance().uploaded_file_mgr
+        for f in files:
+            manager.remove_file(model_state.owner(), f.file_id)
 
 
 def limits() -> UploadLimits:
@@ -273,6 +283,7 @@ def upload_tab() -> None:
 
         def label_for(info):
             st.session_state[UPLOADER_N_KEY] = n + 1          # a fresh, empty uploader after a success
+            release(files)
             return clean_label(info["name"], "upload")
 
         with st.spinner(t("models.upload.loading")):

@@ -19,6 +19,7 @@ import; the browser tests point a server at a folder of tiny checkpoints with it
 """
 from __future__ import annotations
 
+import ctypes
 import gc
 import os
 import shutil
@@ -167,7 +168,20 @@ def reap_closed_sessions(is_active: Callable[[str], bool]) -> list[str]:
                 shutil.rmtree(folder, ignore_errors=True)
             del _gone_since[sid]
             reaped.append(sid)
+    if reaped:
+        gc.collect()                         # a model in a reference cycle would wait for the next page run
+        _return_freed_memory()
     return reaped
+
+
+def _return_freed_memory() -> None:
+    """glibc keeps the heap pages freed models leave (their tensors) for reuse, so the server's RSS would
+    stay at its peak: malloc_trim hands them back (tests/test_server_load.py: +138 MB after 50 closed
+    sessions without it, +29 MB with it).  Not glibc (no malloc_trim): nothing to do."""
+    try:
+        ctypes.CDLL(None).malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
 
 
 def _reap_forever() -> None:
