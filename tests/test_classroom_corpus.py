@@ -138,7 +138,7 @@ def test_a_negated_imperative_says_kein_or_nicht_never_both():
 # A first-year textbook's first units, checked by hand in all three languages: (frame, nouns the lexicon is cut
 # down to or None, English, Korean, German).
 TEXTBOOK = [
-    ("color", None, "Paul's bag is brown.", "파울의 가방은 갈색이다.", "Pauls Tasche ist braun."),
+    ("color", ("bag",), "This bag is brown.", "이 가방은 갈색이다.", "Diese Tasche ist braun."),
     ("color", ("bag",), "The bag is green.", "가방은 초록색이다.", "Die Tasche ist grün."),
     ("q.color", ("bag", "color"), "What color is the bag?", "가방은 무슨 색이에요?", "Welche Farbe hat die Tasche?"),
     ("this_is", ("bag",), "This is a pink bag.", "이것은 분홍색 가방이다.", "Das ist eine rosa Tasche."),

@@ -699,7 +699,7 @@ def color(ask: bool):
     """'What color is the bag?' -> '가방은 무슨 색이에요?' -> 'Welche Farbe hat die Tasche?';
     the answer 'The bag is green.' -> '가방은 초록색이다.' -> 'Die Tasche ist grün.'"""
     def build(g: Gen) -> Example:
-        np = g.phrase(("thing", "clothing", "vehicle", "furniture", "readable"), dets=("the", "poss", "this"), adjective=0)
+        np = g.phrase(("thing", "clothing", "vehicle", "furniture"), dets=("the", "poss", "this"), adjective=0)
         be = english.be("present", np.en_person)
         if ask:
             word = _word(g, g.lex.nouns, "color")
@@ -708,9 +708,7 @@ def color(ask: bool):
                   *np.de("S", "nom")]
             ko = [*np.ko("S", "은"), chunk("무슨", "W"), chunk(korean.copula(word.ko, question=True), "C", "V")]
             return Example("", en, ko, de, end="?", lemmas=np.lemmas())
-        adjective = g.adjective_for("color")
-        if np.noun.cls not in adjective.applies:
-            raise IndexError("no such color for this noun")
+        adjective = g.pick([a for a in g.lex.adjectives if "color" in a.applies and np.noun.cls in a.applies])
         en = [*np.en("S"), chunk(be, "V"), chunk(adjective.en, "A")]
         de = [*np.de("S", "nom"), chunk("sind" if np.plural else "ist", "V"), chunk(adjective.de, "A")]
         pred = korean.adjective_predicate(adjective.ko, adjective.ko_irr, "present", False, False)
