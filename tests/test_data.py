@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 
 from transformer_core import data
-from transformer_core.sources import DataError, Pair, ding
+from transformer_core.sources import DataError, Pair, ding, files
 from transformer_core.tokenizer import Tokenizer
 
 ANIMALS = [("Hund", "dog"), ("Katze", "cat"), ("Maus", "mouse"), ("Kuh", "cow"), ("Ziege", "goat"),
@@ -158,7 +158,7 @@ def test_ding_build_end_to_end(ding_file, tmp_path):
     assert (m["src_lang"], m["tgt_lang"], m["source"]["licence"]) == ("en", "de", "GPL-2+")
     assert m["command"].startswith("python -m transformer_core.data ding --dict")
     assert m["splits"]["test"] == 4 and m["splits"]["valid"] == 3 and m["splits"]["train_phrases"] == 0
-    split_pairs = {s: data.read_split(out, s, "en", "de") for s in ("train", "valid", "test")}
+    split_pairs = {s: files.read_split(out, s, "en", "de") for s in ("train", "valid", "test")}
     assert {s: len(p) for s, p in split_pairs.items()} == {s: m["splits"][s] for s in split_pairs}
     c = m["counts"]
     assert c["pairs"] == c["sentences"] + c["phrases"]
@@ -189,7 +189,7 @@ def test_phrases_option(ding_file, tmp_path):
         m = read_manifest(tmp_path / n)
         sizes[n] = m["splits"]["train_phrases"]
         assert m["splits"]["train"] == m["splits"]["train_sentences"] + sizes[n]
-        test_en = {en for en, _ in data.read_split(tmp_path / n, "test", "en", "de")}
+        test_en = {en for en, _ in files.read_split(tmp_path / n, "test", "en", "de")}
         assert all(ding.is_sentence(en, "X.") for en in test_en)
     assert sizes["0"] == 0 and sizes["2"] == 2 and sizes["all"] == m["counts"]["phrases_available"] > 2
 
@@ -209,7 +209,7 @@ def test_phrase_order_common_takes_the_everyday_words(ding_file, tmp_path):
         build(["ding", "--dict", str(ding_file), "--out", str(out), "--phrases", "2", "--phrase-order", order,
                "--test-size", "4", "--valid-size", "3"])
         assert read_manifest(out)["options"]["phrase_order"] == order
-        train = data.read_split(out, "train", "en", "de")
+        train = files.read_split(out, "train", "en", "de")
         chosen[order] = {en for en, _ in train if not ding.is_sentence(en, "X.")}
     # words of many training sentences ("The cat is sleeping …"), not 'kitty', 'to break' or 'railway station'
     assert chosen["common"] == {"cat", "the dog is sleeping in the garden."}
@@ -269,9 +269,9 @@ def test_files_mode_builds_a_corpus(tmp_path):
     assert m["counts"]["raw_lines"] == 61 and m["counts"]["dropped_empty"] == 1
     assert m["splits"] == {"train": 48, "train_sentences": 48, "train_phrases": 0, "valid": 6, "test": 6}
     assert m["source"]["src_file"].endswith("my.en") and len(m["source"]["tgt_sha256"]) == 64
-    assert sorted(data.read_split(tmp_path / "mine", "test", "en", "de") +
-                  data.read_split(tmp_path / "mine", "valid", "en", "de") +
-                  data.read_split(tmp_path / "mine", "train", "en", "de")) == sorted(zip(en, de))
+    assert sorted(files.read_split(tmp_path / "mine", "test", "en", "de") +
+                  files.read_split(tmp_path / "mine", "valid", "en", "de") +
+                  files.read_split(tmp_path / "mine", "train", "en", "de")) == sorted(zip(en, de))
 
 
 @pytest.mark.parametrize("src, tgt, message", [

@@ -16,7 +16,8 @@ from pathlib import Path
 
 from .checkpoint import (CARD, TOKENIZER, WEIGHTS, Checkpoint, CheckpointError, average_weights, load_checkpoint,
                          same_tokenizer, save_checkpoint)
-from .data import DataError, read_split
+from .sources import DataError
+from .sources.files import read_split
 from .evaluate import score
 from .model import Transformer
 from .model_card import scores_table

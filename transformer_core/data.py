@@ -161,14 +161,6 @@ def write_split(folder: Path, split_name: str, src_lang: str, tgt_lang: str, pai
         (folder / f"{split_name}.{ext}").write_text(text, encoding="utf-8")
 
 
-def read_split(folder: str | Path, split_name: str, src_lang: str, tgt_lang: str) -> list[tuple[str, str]]:
-    """The (src, tgt) pairs of one split of a corpus folder."""
-    src_path, tgt_path = (Path(folder) / f"{split_name}.{lang}" for lang in (src_lang, tgt_lang))
-    src, tgt = files.read_lines(src_path), files.read_lines(tgt_path)
-    if len(src) != len(tgt):
-        raise DataError(f"{src_path} has {len(src)} lines but {tgt_path} has {len(tgt)}")
-    return list(zip(src, tgt))
-
 
 def build(corpus: Corpus, out: Path, args: argparse.Namespace, command: str) -> dict:
     """Clean, split and write `corpus` into `out`, train the tokenizer there -> the manifest."""

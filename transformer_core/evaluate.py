@@ -15,7 +15,7 @@ from pathlib import Path
 from sacrebleu.metrics import BLEU, CHRF
 
 from .checkpoint import CheckpointError, load_checkpoint
-from .data import read_split
+from .sources.files import read_split
 from .model_card import record
 from .translate import translate_lines
 

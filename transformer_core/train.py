@@ -34,7 +34,7 @@ from .batching import collate, make_batches
 from .checkpoint import (LOG, TOKENIZER, TRAINING, Checkpoint, CheckpointError, average_weights, load_checkpoint,
                          same_tokenizer, save_checkpoint, save_weights)
 from .config import ModelConfig
-from .data import read_split
+from .sources.files import read_split
 from .decoding import greedy_decode_batch
 from .evaluate import score
 from .model import Transformer

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from ..classroom import corpus
 from . import Corpus, DataError, Pair
+from .files import read_split
 
 LICENCES = {
     "lexicon and grammar": "this project's own (see LICENSE)",
@@ -32,7 +33,6 @@ def load(args) -> Corpus:
              for name, examples in generated.items() for ex in examples]
     mixed = []
     for folder in args.mix:
-        from ..data import read_split            # data.py imports the sources
         manifest_path = folder / "manifest.json"
         if not manifest_path.is_file():
             raise DataError(f"--with {folder}: no manifest.json there (build it with python -m transformer_core.data)")

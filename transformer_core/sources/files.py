@@ -34,3 +34,12 @@ def read_lines(path: Path) -> list[str]:
     if not text.strip():
         raise DataError(f"{path} is empty")
     return [line.rstrip("\r") for line in text.removesuffix("\n").split("\n")]
+
+
+def read_split(folder: str | Path, split_name: str, src_lang: str, tgt_lang: str) -> list[tuple[str, str]]:
+    """The (src, tgt) pairs of one split of a corpus folder."""
+    src_path, tgt_path = (Path(folder) / f"{split_name}.{lang}" for lang in (src_lang, tgt_lang))
+    src, tgt = read_lines(src_path), read_lines(tgt_path)
+    if len(src) != len(tgt):
+        raise DataError(f"{src_path} has {len(src)} lines but {tgt_path} has {len(tgt)}")
+    return list(zip(src, tgt))
