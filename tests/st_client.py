@@ -14,9 +14,11 @@ The server runs with XSRF protection off (a tab here has no cookie jar); everyth
 from __future__ import annotations
 
 import os
+import queue
 import re
 import subprocess
 import sys
+import threading
 import time
 import uuid
 from contextlib import contextmanager
@@ -101,13 +103,30 @@ class Tab:
         self.states: dict[str, WidgetState] = {}
         self.file_urls: dict[str, object] = {}
         self.elements: list = []                           # the last run's new elements
+        self.inbox: queue.Queue = queue.Queue()
         self.ws = None
 
     def open(self, page: str | None = None) -> "Tab":
         self.ws = websocket.create_connection(self.url.replace("http", "ws", 1) + "/_stcore/stream",
                                               timeout=self.timeout, subprotocols=["streamlit"])
+        self.ws.settimeout(None)
+        threading.Thread(target=self._read, daemon=True).start()
         self.rerun(page="", page_name=page or "")          # straight to the page, as its URL would
         return self
+
+    def _read(self) -> None:
+        """Read all the time, as a browser does (recv() also answers the server's pings)."""
+        while True:
+            try:
+                data = self.ws.recv()
+                if not isinstance(data, bytes):            # "" once the socket is closed
+                    raise websocket.WebSocketConnectionClosedException("closed")
+            except (websocket.WebSocketException, OSError) as err:
+                self.inbox.put(err)
+                return
+            msg = ForwardMsg()
+            msg.ParseFromString(data)
+            self.inbox.put(msg)
 
     def close(self) -> None:
         self.ws.close()
@@ -134,9 +153,9 @@ class Tab:
     def _until(self, done) -> None:
         deadline = time.monotonic() + self.timeout
         while True:
-            self.ws.settimeout(max(0.1, deadline - time.monotonic()))
-            msg = ForwardMsg()
-            msg.ParseFromString(self.ws.recv())
+            msg = self.inbox.get(timeout=max(0.1, deadline - time.monotonic()))
+            if isinstance(msg, Exception):
+                raise msg
             self._take(msg)
             if done(msg):
                 return
