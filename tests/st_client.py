@@ -20,6 +20,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.request
 import uuid
 from contextlib import contextmanager
 from pathlib import Path
@@ -80,6 +81,9 @@ def start(tmp: Path, checkpoints: Path, env: dict, at_port: int | None = None) -
             stop(proc)
             raise RuntimeError(f"streamlit did not start: {(tmp / f'streamlit-{at_port}.log').read_text()[-3000:]}")
         time.sleep(0.2)
+    # as `make run` (scripts/warm_up.py) and the Docker HEALTHCHECK do: one run of app.py, after which
+    # Streamlit serves a page's own URL (/checkpoints) without its "Page not found" notice
+    urllib.request.urlopen(url + "/_stcore/script-health-check", timeout=120).read()
     return url, proc
 
 

@@ -12,6 +12,8 @@ websocket protocol (tests/st_client.py) and, for the restart, in a real browser:
                           gives (spooled to disk while streaming, then held in memory until the page
                           stages it: 20 × 50 MB + 200 MB), and once staged and loaded the uploads leave
                           memory (the 20 models held + 150 MB)
+    server restart        a browser on ?model=toy-ko&lang=en; the server killed and started again on the
+                          same port: the tab reconnects, the page runs again and shows toy-ko in English
 """
 import io
 import os
@@ -214,3 +216,43 @@ def test_twenty_concurrent_50_mb_uploads_stay_under_the_memory_bound(tmp_path, t
         assert streaming.mb < before + 20 * 50 + 200
         # staged, the uploads leave memory: 20 models of 6 MB are held (under the registry's byte bound)
         assert after < before + 20 * 6 + 150
+
+
+def test_the_page_comes_back_after_a_server_restart_with_the_model_and_language_of_its_url(tmp_path, toy_checkpoints):
+    """A browser on ?model=toy-ko&lang=en; the server is killed and started again on the same port: the tab
+    reconnects by itself, the page runs again, and shows the same model in the same language."""
+    from playwright.sync_api import sync_playwright
+
+    from streamlit_proc import CHROMIUM_ARGS, stop
+    from st_client import port, start
+
+    at_port = port()
+    url, proc = start(tmp_path, toy_checkpoints, {}, at_port)
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path="/usr/bin/chromium", headless=True, args=CHROMIUM_ARGS)
+            page = browser.new_page()
+            page.goto(f"{url}/checkpoints?model=toy-ko&lang=en", timeout=120_000)
+
+            def shows_model_and_language():
+                page.wait_for_selector(".st-key-sidebar_model", timeout=120_000)
+                page.wait_for_function("""() => { const b = document.querySelector('.st-key-sidebar_model');
+                    const app = document.querySelector('[data-testid="stApp"]');
+                    const box = b && b.querySelector('input');
+                    return box && box.value === 'toy-ko' && app.getAttribute('data-test-script-state') === 'notRunning'
+                           && !document.querySelector('[data-testid="stException"]'); }""", timeout=120_000)
+                assert page.inner_text(".st-key-sidebar_model").strip() == "Model"    # English, not 모델
+                assert page.locator("h1").first.inner_text().startswith("Models")
+
+            shows_model_and_language()
+            stop(proc)                                               # the server goes away mid-lesson
+            page.wait_for_selector('[data-testid="stStatusWidget"]', timeout=60_000)   # "connecting"
+            url, proc = start(tmp_path, toy_checkpoints, {}, at_port)
+            page.wait_for_selector('[data-testid="stStatusWidget"]', state="detached", timeout=120_000)  # back
+            shows_model_and_language()
+            assert not page.get_by_text("Page not found").count()
+            shows_model_and_language()
+            assert "model=toy-ko" in page.url and "lang=en" in page.url
+            browser.close()
+    finally:
+        stop(proc)
