@@ -294,8 +294,11 @@ def test_attention_grid_domains_and_thumbnails(L, H, T):
 
 
 def test_a_session_model_is_cached_in_the_session(app_checkpoints, ckpt):
+    from pages.ui import model_state
+
     key = "session:0:mine"
-    at = app("en", session_models={key: ("mine", ckpt)}, active_model=key)
+    handle = model_state.REGISTRY.add("test session id", "mine", ckpt, 0)     # AppTest's session id
+    at = app("en", session_models={key: ("mine", handle)}, active_model=key)
     assert not at.exception
     runs = at.session_state["atlas_runs"]
     assert [k[:2] for k in runs] == [("translation", key)]
@@ -303,6 +306,7 @@ def test_a_session_model_is_cached_in_the_session(app_checkpoints, ckpt):
     assert translation_text(at) == tr.text.replace("\\", "")
     at.text_input(key="tr_text").input("the woman finds the book.").run()
     assert not at.exception and len(at.session_state["atlas_runs"]) == 2
+    model_state.REGISTRY.remove(handle)
 
 
 def test_the_charts_are_redrawn_in_place_with_the_package_plotly_js(app_checkpoints):
