@@ -15,12 +15,13 @@ when a model leaves, however it leaves: the pages remove its uploaded files with
 """
 from __future__ import annotations
 
-import os
 import threading
 import uuid
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
+
+from .workpool import env_numbers
 
 MB = 1024 * 1024
 MAX_EVICTED_NOTES = 8           # labels remembered per owner until it asks
@@ -59,14 +60,7 @@ class ModelRegistry:
     @classmethod
     def from_env(cls, environ=None) -> "ModelRegistry":
         """ATLAS_MODELS_PER_SESSION (3), ATLAS_MODELS_MAX (24), ATLAS_MODELS_MAX_MB (1024)."""
-        environ = os.environ if environ is None else environ
-
-        def number(name: str, default: float) -> float:
-            try:
-                return float(environ.get(name, "") or default)
-            except ValueError:
-                return default
-
+        number = env_numbers(environ)
         return cls(int(number("ATLAS_MODELS_PER_SESSION", 3)), int(number("ATLAS_MODELS_MAX", 24)),
                    int(number("ATLAS_MODELS_MAX_MB", 1024) * MB))
 

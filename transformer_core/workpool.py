@@ -24,6 +24,20 @@ class Busy(RuntimeError):
         self.reason = reason                 # "queue_full" | "timeout"
 
 
+def env_numbers(environ=None):
+    """number(name, default): the environment variable `name` as a number, or `default` when unset or
+    not a number (the bounds of registry.py and of this pool are set this way)."""
+    environ = os.environ if environ is None else environ
+
+    def number(name: str, default: float) -> float:
+        try:
+            return float(environ.get(name, "") or default)
+        except ValueError:
+            return default
+
+    return number
+
+
 def cores() -> int:
     try:
         return len(os.sched_getaffinity(0))
@@ -40,14 +54,7 @@ class WorkPool:
     @classmethod
     def from_env(cls, environ=None) -> "WorkPool":
         """ATLAS_COMPUTE_WORKERS (the cores), ATLAS_COMPUTE_QUEUE (16 per worker), ATLAS_COMPUTE_TIMEOUT_S (30)."""
-        environ = os.environ if environ is None else environ
-
-        def number(name: str, default: float) -> float:
-            try:
-                return float(environ.get(name, "") or default)
-            except ValueError:
-                return default
-
+        number = env_numbers(environ)
         workers = int(number("ATLAS_COMPUTE_WORKERS", cores()))
         return cls(workers, int(number("ATLAS_COMPUTE_QUEUE", 16 * max(1, workers))),
                    number("ATLAS_COMPUTE_TIMEOUT_S", 30))
