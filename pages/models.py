@@ -28,7 +28,7 @@ from streamlit.runtime import Runtime
 from pages.ui import model_state
 from pages.ui.i18n import t
 from pages.ui.widgets import escape_md, page_header
-from transformer_core.checkpoint import CARD, Checkpoint, CheckpointError
+from transformer_core.checkpoint import Checkpoint, CheckpointError
 from transformer_core.hub import cache_dir_env, from_pretrained, offline_env
 from transformer_core.marian import UnsupportedModel
 from transformer_core.registry import TooLarge

@@ -1,7 +1,6 @@
 """Alignment error rate of attention heads against gold word alignments."""
 import numpy as np
 import pytest
-import torch
 
 from transformer_core.alignment import Counts, fmt, links_of, parse, score_heads, word_cross_attention
 from transformer_core.checkpoint import load_checkpoint

@@ -23,7 +23,6 @@ import time
 import zipfile
 from pathlib import Path
 
-import pytest
 import torch
 
 from st_client import Tab, rss_mb, served

@@ -17,7 +17,7 @@ import numpy as np
 import torch
 from safetensors.numpy import load_file, save_file
 
-from .checkpoint import HISTORY
+from .checkpoint import HISTORY  # noqa: F401 - the file name, used as history.HISTORY
 from .explain import ATTENTION_KINDS, teacher_forced_attention
 from .model import Transformer
 from .tokenizer import Tokenizer
