@@ -79,3 +79,6 @@ def test_scores_are_recorded_in_training_json_and_the_card(tmp_path, toy_pairs, 
     assert "## More evaluations" in card and f"{classroom['chrf']:.2f}" in card and "## Attention against gold" in card
     assert evaluate.main(["--checkpoint", str(ckpt), "--tsv", str(tsv), "--beam", "1", "--record", "classroom"]) == 0
     assert len(json.loads((ckpt / "training.json").read_text(encoding="utf-8"))["evaluations"]) == 1   # replaced
+    lines = [s for s, _ in toy_pairs[:7]]
+    one = load_checkpoint(ckpt)
+    assert evaluate.translate_all(one, lines, beam=2, workers=3) == evaluate.translate_all(one, lines, beam=2)
