@@ -48,6 +48,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=1, help="translate in this many processes of one thread "
                                                                "each (the same translations, sooner)")
     args = parser.parse_args(argv)
+    torch.set_num_threads(1)    # a small model gains little from more; beside other jobs, more threads cost much
     try:
         ckpt = load_checkpoint(args.checkpoint)
     except CheckpointError as err:
