@@ -20,6 +20,15 @@ def test_per_owner_bound_evicts_the_owners_least_recently_used():
     assert reg.take_evicted("s2") == []
 
 
+def test_asking_whether_a_model_is_held_does_not_mark_it_used():
+    reg = ModelRegistry(per_owner=2, max_models=10, max_bytes=100)
+    a = reg.add("s1", "a", "A", 1)
+    b = reg.add("s1", "b", "B", 1)
+    assert a in reg and b in reg                # a page listing the session's models
+    reg.add("s1", "c", "C", 1)
+    assert a not in reg and b in reg            # a was still the least recently used
+
+
 def test_server_bounds_by_count_and_bytes_evict_across_owners():
     reg = ModelRegistry(per_owner=5, max_models=3, max_bytes=10)
     h1 = reg.add("s1", "one", 1, 3)

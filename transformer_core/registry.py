@@ -3,6 +3,7 @@
     registry = ModelRegistry(per_owner=3, max_models=24, max_bytes=1024 * MB)   # or ModelRegistry.from_env()
     handle = registry.add(owner, label, ckpt, nbytes, on_drop)   # may evict others; TooLarge if it never fits
     registry.get(handle)                               # the model, or None once evicted (marks it used)
+    handle in registry                                 # still held? (does not mark it used)
     registry.take_evicted(owner)                       # labels of owner's models evicted since last asked
     registry.drop_owner(owner)                         # a closed session: all its models go
 
@@ -77,6 +78,11 @@ class ModelRegistry:
                 gone.append(self._evict(next(h for h in self._entries if h != handle)))
         _dropped(gone)
         return handle
+
+    def __contains__(self, handle: str) -> bool:
+        """Whether the model is still held (without marking it used, as get() does)."""
+        with self._lock:
+            return handle in self._entries
 
     def get(self, handle: str):
         with self._lock:

@@ -97,7 +97,7 @@ def session_models() -> dict[str, tuple[str, str]]:
     """This session's uploaded / Hub checkpoints still held: key -> (label, REGISTRY handle)."""
     models = st.session_state.setdefault(SESSION_MODELS_KEY, {})
     for key, (_, handle) in list(models.items()):
-        if REGISTRY.get(handle) is None:                # evicted to make room
+        if handle not in REGISTRY:                      # evicted to make room (listing is no use: get() would mark it)
             del models[key]
     return models
 
