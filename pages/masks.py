@@ -13,6 +13,7 @@ from pages.ui.sentence import start_label
 from pages.ui.widgets import latex, page_header, show_figure
 from transformer_core.attention import attention_steps
 from transformer_core.masks import make_src_mask, make_trg_mask, subsequent_mask
+from transformer_core.tokenizer import wrap_source
 from transformer_core.toy import (BOS, EOS, MASK_KINDS, PAD_ID, batch_qkv, causal_leak, mask_for, pad_batch,
                                   whitespace_batch)
 
@@ -163,7 +164,7 @@ def model_batch(lines: list[str], add_special: bool) -> tuple[torch.Tensor, list
     rows = []
     for line in lines:
         pieces = tok.encode(line)[:MAX_TOKENS]
-        rows.append([*([tok.bos_id] if tok.source_bos else []), *pieces, tok.eos_id] if add_special else pieces)
+        rows.append(wrap_source(tok, pieces) if add_special else pieces)
     if not any(rows):
         return None
     ids = pad_batch(rows, tok.pad_id)

@@ -119,6 +119,14 @@ class Tokenizer:
         return [self.id_to_piece(i) for i in ids]
 
 
+
+def wrap_source(tokenizer, ids: Sequence[int]) -> list[int]:
+    """The encoder's input around piece ids: BOS + ids + EOS, or ids + EOS for a tokenizer whose
+    source_bos is False (Marian's: its BOS-like start token belongs to the decoder)."""
+    head = [tokenizer.bos_id] if tokenizer.source_bos else []
+    return [*head, *ids, tokenizer.eos_id]
+
+
 def train_tokenizer(texts: Iterable[str], model_path: str | Path, vocab_size: int,
                     character_coverage: float = 1.0) -> Tokenizer:
     """Train a unigram SentencePiece model on normalized `texts`, save it to `model_path`.

@@ -15,7 +15,7 @@ import torch
 
 from .checkpoint import Checkpoint, CheckpointError, load_checkpoint
 from .decoding import Decoded, beam_search, greedy_decode, greedy_decode_batch
-from .tokenizer import Tokenizer
+from .tokenizer import Tokenizer, wrap_source
 
 
 @dataclass
@@ -31,9 +31,8 @@ def source_ids(tokenizer: Tokenizer, text: str, max_len: int) -> tuple[list[int]
     """BOS + pieces + EOS (no BOS where tokenizer.source_bos is False), cut to max_len tokens.
     Returns (ids, whether it was cut)."""
     ids = tokenizer.encode(text)
-    head = [tokenizer.bos_id] if tokenizer.source_bos else []
-    room = max_len - len(head) - 1
-    return [*head, *ids[:room], tokenizer.eos_id], len(ids) > room
+    room = max_len - len(wrap_source(tokenizer, []))
+    return wrap_source(tokenizer, ids[:room]), len(ids) > room
 
 
 def translate(ckpt: Checkpoint, text: str, beam: int | None = None, alpha: float | None = None,

@@ -25,6 +25,7 @@ import torch
 
 from transformer_core import explain, input_check
 from transformer_core.checkpoint import Checkpoint
+from transformer_core.tokenizer import wrap_source
 from transformer_core.translate import source_ids, split_sentences, translate
 from transformer_core.workpool import WorkPool
 
@@ -183,7 +184,7 @@ def truncation_notice(ckpt: Checkpoint, text: str) -> bool:
     tok = ckpt.tokenizer
     ids, cut = source_ids(tok, text, ckpt.config.max_len)
     if cut:
-        specials = [ids[0], ids[-1]] if tok.source_bos else [ids[-1]]     # <s> … </s>, or Marian's … </s>
+        specials = wrap_source(tok, [])                   # <s> … </s>, or Marian's … </s>
         st.warning(t("sentence.truncated", n=len(ids) - len(specials),
                      specials=", ".join(f"`{token_label(tok.id_to_piece(i))}`" for i in specials)),
                    icon=":material/content_cut:")
