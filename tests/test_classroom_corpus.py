@@ -175,6 +175,14 @@ TEXTBOOK = [
     ("birthday", None, "Today is my birthday.", "오늘은 내 생일이다.", "Heute ist mein Geburtstag."),
     ("birthday", None, "Yesterday was Minsu's birthday.", "어제는 민수의 생일이었다.", "Gestern war Minsus Geburtstag."),
     ("q.birthday", None, "Is today your birthday?", "오늘이 너의 생일이에요?", "Ist heute dein Geburtstag?"),
+    ("distance.near", None, "The train station is near the school.", "기차역은 학교 근처에 있다.",
+     "Der Bahnhof ist in der Nähe der Schule."),
+    ("distance.far", None, "The library is far from the park.", "도서관은 공원에서 멀다.",
+     "Die Bibliothek ist weit vom Park entfernt."),
+    ("q.distance.near", None, "Is the park near the library?", "공원은 도서관 근처에 있어요?",
+     "Ist der Park in der Nähe der Bibliothek?"),
+    ("q.distance.far", None, "Is the school far from the train station?", "학교는 기차역에서 멀어요?",
+     "Ist die Schule weit vom Bahnhof entfernt?"),
 ]
 
 

@@ -140,6 +140,17 @@ def test_german_noun_declension_from_german_nouns(noun, form, expected):
     assert german.noun_forms(*noun)[form] == expected
 
 
+GERMAN_GENITIVES = [(("Bahnhof", "m"), ("des", "Bahnhofs")), (("Schule", "f"), ("der", "Schule")),
+                    (("Kino", "n"), ("des", "Kinos")), (("Museum", "n"), ("des", "Museums")),
+                    (("Krankenhaus", "n"), ("des", "Krankenhauses")), (("Fluss", "m"), ("des", "Flusses")),
+                    (("Park", "m"), ("des", "Parks")), (("Flughafen", "m"), ("des", "Flughafens"))]
+
+
+@pytest.mark.parametrize("noun, expected", GERMAN_GENITIVES)
+def test_german_genitive_after_in_der_naehe(noun, expected):
+    assert german.genitive(*noun) == expected
+
+
 ENGLISH = [
     (("eat", "VBD"), "ate"), (("go", "VBD"), "went"), (("go", "VBZ"), "goes"), (("sit", "VBG"), "sitting"),
     (("swim", "VBD"), "swam"), (("study", "VBZ"), "studies"), (("have", "VBZ"), "has"), (("run", "VBG"), "running"),

@@ -55,6 +55,17 @@ def adjective_form(adjective: str, article_kind: str | None, gender: str, case: 
 
 
 @cache
+def genitive(singular: str, gender: str) -> tuple[str, str]:
+    """'des Bahnhofs', 'der Schule': the definite article and german-nouns' shortest genitive singular
+    (Bahnhofs before Bahnhofes); by rule (+s) for a noun it lacks."""
+    article = {"m": "des", "f": "der", "n": "des"}[gender]
+    if gender == "f":
+        return article, singular
+    forms = [v for entry in _nouns()[singular] if entry.get("genus") == gender
+             for k, v in entry.get("flexion", {}).items() if k.startswith("genitiv singular")]
+    return article, min(forms, key=len) if forms else singular + "s"
+
+
 def _nouns():
     from german_nouns.lookup import Nouns
     return Nouns()

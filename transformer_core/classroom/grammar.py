@@ -919,6 +919,36 @@ def position(neg: bool, ask: bool = False):
     return build
 
 
+def distance(near: bool, ask: bool = False):
+    """'The train station is near the school.' -> '기차역은 학교 근처에 있다.' -> 'Der Bahnhof ist in der Nähe der
+    Schule.' (genitive); 'The zoo is far from the park.' -> '동물원은 공원에서 멀다.' -> 'Der Zoo ist weit vom Park
+    entfernt.' (dative, 'vom' for 'von dem').  Places of kind 'town', as subjects with 은/는."""
+    def build(g: Gen) -> Example:
+        town = [p for p in g.lex.places if p.kind == "town"]
+        here = g.pick(town)
+        there = g.pick([p for p in town if p is not here])
+        en_s = [chunk("the", "S.det"), chunk(here.en, "S.n")]
+        en_pp = [chunk("near" if near else "far from", "PREP"), chunk("the", "L.det"), chunk(there.en, "L.n")]
+        en = [chunk("is", "V"), *en_s, *en_pp] if ask else [*en_s, chunk("is", "V"), *en_pp]
+        de_s = [chunk(german.article("def", here.de_gender, "nom"), "S.det"), chunk(here.de, "S.n")]
+        if near:
+            article, noun = german.genitive(there.de, there.de_gender)
+            de_pp = [chunk("in der Nähe", "PREP"), chunk(article, "L.det"), chunk(noun, "L.n")]
+        elif there.de_gender == "f":
+            de_pp = [chunk("weit von", "PREP"), chunk("der", "L.det"), chunk(there.de, "L.n"), chunk("entfernt", "PREP")]
+        else:
+            de_pp = [chunk("weit vom", "PREP", "L.det"), chunk(there.de, "L.n"), chunk("entfernt", "PREP")]
+        de = [chunk("ist", "V"), *de_s, *de_pp] if ask else [*de_s, chunk("ist", "V"), *de_pp]
+        ko_s = chunk(korean.with_particle(here.ko, "은"), "S.n")
+        if near:
+            ko = [ko_s, chunk(there.ko, "L.n"), chunk("근처에", "PREP"), chunk("있어요" if ask else "있다", "V")]
+        else:
+            ko = [ko_s, chunk(korean.with_particle(there.ko, "에서"), "L.n", "PREP"),
+                  chunk("멀어요" if ask else "멀다", "V", "PREP")]
+        return Example("", en, ko, de, end="?" if ask else ".", lemmas={here.id, there.id})
+    return build
+
+
 def weather_verb(tense: str, neg: bool = False, ask: bool = False):
     """'It is raining now.' -> '지금 비가 오고 있다.' -> 'Es regnet jetzt.'; 'It rained yesterday.' -> '어제 비가 왔다.'
     -> 'Es hat gestern geregnet.'; 'Will it snow tomorrow?' -> '내일 눈이 올 거예요?' -> 'Wird es morgen schneien?'"""
@@ -998,6 +1028,9 @@ def _frames() -> dict[str, Callable[[Gen], Example]]:
     frames["position.pos"] = position(False)
     frames["position.neg"] = position(True)
     frames["q.position"] = position(False, ask=True)
+    for near in (True, False):
+        frames[f"distance.{'near' if near else 'far'}"] = distance(near)
+        frames[f"q.distance.{'near' if near else 'far'}"] = distance(near, ask=True)
     for tense in ("progressive", "past", "future", "present"):
         frames[f"weather_verb.{tense}.pos"] = weather_verb(tense)
     for tense in ("progressive", "past"):

@@ -1,7 +1,7 @@
 """The classroom lexicon: hand-written, reviewable TSV files in lexicon/, one row per lemma.
 
     nouns.tsv       en  en_plural  ko  de  de_gender  de_plural  class
-    places.tsv      en  ko  de  de_gender  en_at  en_to  de_at  de_to
+    places.tsv      en  ko  de  de_gender  en_at  en_to  de_at  de_to  kind
     verbs.tsv       en  ko  ko_irr  de  de_aux  frame  obj  ko_case  de_prep  de_case
     adjectives.tsv  en  en_comp  ko  ko_irr  de  de_comp  applies
     time.tsv        en  ko  de  tenses
@@ -76,6 +76,7 @@ class Place:
     en_to: str          # "to the train station"
     de_at: str          # "am Bahnhof"
     de_to: str          # "zum Bahnhof"
+    kind: str           # town, room, home, nature, country, city, furniture, other
 
     @property
     def id(self) -> str:
