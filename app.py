@@ -29,22 +29,30 @@ PAGES = (
     ("pages/models.py", "checkpoints", "models"),
 )
 
-st.set_page_config(page_title=t("app.title"), page_icon=t("app.icon"), layout="wide")
 
-pages = [st.Page(path, title=t(f"nav.{key}"), icon=t(f"nav.{key}.icon"), url_path=url, default=(i == 0))
-         for i, (path, url, key) in enumerate(PAGES)]
-page = st.navigation(pages, position="sidebar")
+def main() -> None:
+    st.set_page_config(page_title=t("app.title"), page_icon=t("app.icon"), layout="wide")
 
-with st.sidebar:
-    language_selector()
-    model_selector()
-    present_toggle()
-    st.caption(t("app.sidebar_caption"))
+    pages = [st.Page(path, title=t(f"nav.{key}"), icon=t(f"nav.{key}.icon"), url_path=url, default=(i == 0))
+             for i, (path, url, key) in enumerate(PAGES)]
+    page = st.navigation(pages, position="sidebar")
 
-st.session_state[PAGE_KEY] = page.url_path or PAGES[0][1]
-start_reaper()                  # once per server: closed sessions' uploaded models and files go
-evicted_notice()                # this session's uploaded models evicted to make room, if any
-try:
-    page.run()
-except Busy:                    # the compute pool's queue is full or its time limit passed (pages/ui/sentence.py)
-    st.warning(t("app.busy"), icon=":material/hourglass_top:")
+    with st.sidebar:
+        language_selector()
+        model_selector()
+        present_toggle()
+        st.caption(t("app.sidebar_caption"))
+
+    st.session_state[PAGE_KEY] = page.url_path or PAGES[0][1]
+    start_reaper()                  # once per server: closed sessions' uploaded models and files go
+    evicted_notice()                # this session's uploaded models evicted to make room, if any
+    try:
+        page.run()
+    except Busy:                    # the compute pool's queue is full or its time limit passed (pages/ui/sentence.py)
+        st.warning(t("app.busy"), icon=":material/hourglass_top:")
+
+
+# Streamlit runs this file as the module __main__, so a spawned worker process (transformer_core/workpool.py)
+# imports it again under the name __mp_main__: there it must draw nothing.
+if __name__ != "__mp_main__":
+    main()

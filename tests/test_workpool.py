@@ -1,5 +1,6 @@
 """The compute pool (transformer_core/workpool.py): results and errors come back, a full queue and a
 passed time limit answer Busy at once instead of waiting, and a long request holds one worker only."""
+import os
 import threading
 import time
 
@@ -57,3 +58,31 @@ def test_limits_from_the_environment():
     assert (pool.workers, pool.queue, pool.timeout_s) == (3, 5, 2.5)
     pool = WorkPool.from_env({})
     assert (pool.workers, pool.queue, pool.timeout_s) == (cores(), 16 * cores(), 30)
+
+
+def test_worker_processes_run_elsewhere_and_come_back_after_one_dies():
+    pool = WorkPool(workers=1, queue=1, timeout_s=60, processes=True)
+    worker = pool.run(os.getpid)
+    assert worker != os.getpid() and pool.run(sum, [1, 2]) == 3
+    with pytest.raises(Busy) as err:
+        pool.run(os._exit, 1)                   # the worker process dies (as if killed for memory)
+    assert err.value.reason == "worker_lost"
+    assert pool.run(os.getpid) not in (worker, os.getpid())    # a new worker took its place
+
+
+def test_worker_processes_from_the_environment():
+    assert WorkPool.processes_from_env({"ATLAS_COMPUTE_PROCESSES": "0"}) is None
+    pool = WorkPool.processes_from_env({"ATLAS_COMPUTE_PROCESSES": "2", "ATLAS_COMPUTE_TIMEOUT_S": "5"})
+    assert (pool.workers, pool.queue, pool.timeout_s, pool.processes) == (2, 32, 5, True)
+    default = WorkPool.processes_from_env({})
+    assert default is None if cores() == 1 else default.workers == cores() - 1
+
+
+@pytest.mark.parametrize("cpu_max, limit", [("200000 100000\n", 2), ("150000 100000\n", 2), ("50000 100000\n", 1),
+                                            ("max 100000\n", None), (None, None)])
+def test_cores_follow_a_containers_cpu_limit(tmp_path, cpu_max, limit):
+    path = tmp_path / "cpu.max"
+    if cpu_max is not None:
+        path.write_text(cpu_max)
+    free = len(os.sched_getaffinity(0))
+    assert cores(str(path)) == (min(free, limit) if limit else free)

@@ -1,19 +1,29 @@
-"""Model computation for many sessions at once: a few worker threads, a bounded queue, a time limit.
+"""Model computation for many sessions at once: a few workers, a bounded queue, a time limit.
 
-    pool = WorkPool(workers=2, queue=16, timeout_s=30)      # or WorkPool.from_env()
+    pool = WorkPool(workers=2, queue=16, timeout_s=30)      # threads, or WorkPool.from_env()
+    procs = WorkPool(1, 16, 30, processes=True)             # worker processes, or WorkPool.processes_from_env()
     result = pool.run(fn, *args)                            # fn(*args) on a worker, or Busy
+
+Threads share the server's objects (a session's own model) but also its GIL: a model's many small torch
+calls then wait on the server's thread at every call.  Worker processes (spawned: a fresh interpreter,
+no threads inherited) have a GIL and a core of their own; fn and its arguments must pickle (a module's
+function and a checkpoint's folder, not the model).  A worker process that dies (killed, out of memory)
+answers Busy("worker_lost") and the pool starts new ones.
 
 run() raises Busy at once when workers + queue requests are already in (the queue is full), and after
 timeout_s when the result has not come (the request waited in the queue, or ran, too long).  A request
 given up on still runs to its end on its worker and holds its place until then: a long input takes one
 worker, never all of them, and nothing is cut in the middle.  No Streamlit here; fn sets torch's
-threads itself (pages/ui/sentence.py: one_thread()).
+threads itself (transformer_core/runs.py: one_thread()).
 """
 from __future__ import annotations
 
 import concurrent.futures
+import math
+import multiprocessing
 import os
 import threading
+from concurrent.futures.process import BrokenProcessPool
 
 
 class Busy(RuntimeError):
@@ -21,7 +31,7 @@ class Busy(RuntimeError):
 
     def __init__(self, reason: str):
         super().__init__(f"the server is busy ({reason})")
-        self.reason = reason                 # "queue_full" | "timeout"
+        self.reason = reason                 # "queue_full" | "timeout" | "worker_lost"
 
 
 def env_numbers(environ=None):
@@ -38,18 +48,41 @@ def env_numbers(environ=None):
     return number
 
 
-def cores() -> int:
+def cores(cpu_max: str = "/sys/fs/cgroup/cpu.max") -> int:
+    """The cores this process may use: those it may run on, fewer under a container's CPU limit (cgroup v2
+    cpu.max "200000 100000" is 2 cores; Kubernetes' limits.cpu and compose's cpus write it)."""
     try:
-        return len(os.sched_getaffinity(0))
+        n = len(os.sched_getaffinity(0))
     except AttributeError:
-        return os.cpu_count() or 1
+        n = os.cpu_count() or 1
+    try:
+        quota, period = open(cpu_max).read().split()
+        if quota != "max":
+            n = min(n, max(1, math.ceil(int(quota) / int(period))))
+    except (OSError, ValueError):
+        pass
+    return n
 
 
 class WorkPool:
-    def __init__(self, workers: int, queue: int, timeout_s: float):
+    def __init__(self, workers: int, queue: int, timeout_s: float, processes: bool = False):
         self.workers, self.queue, self.timeout_s = max(1, workers), max(0, queue), timeout_s
+        self.processes = processes
         self._slots = threading.BoundedSemaphore(self.workers + self.queue)
-        self._executor = concurrent.futures.ThreadPoolExecutor(self.workers, thread_name_prefix="atlas-compute")
+        self._lock = threading.Lock()
+        self._executor = self._new_executor()
+
+    def _new_executor(self) -> concurrent.futures.Executor:
+        if self.processes:
+            return concurrent.futures.ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+        return concurrent.futures.ThreadPoolExecutor(self.workers, thread_name_prefix="atlas-compute")
+
+    def _replace(self, broken: concurrent.futures.Executor) -> None:
+        """New worker processes for the broken pool (once, however many requests saw it break)."""
+        with self._lock:
+            if self._executor is broken:
+                self._executor = self._new_executor()
+        broken.shutdown(wait=False, cancel_futures=True)
 
     @classmethod
     def from_env(cls, environ=None) -> "WorkPool":
@@ -59,11 +92,27 @@ class WorkPool:
         return cls(workers, int(number("ATLAS_COMPUTE_QUEUE", 16 * max(1, workers))),
                    number("ATLAS_COMPUTE_TIMEOUT_S", 30))
 
+    @classmethod
+    def processes_from_env(cls, environ=None) -> "WorkPool | None":
+        """ATLAS_COMPUTE_PROCESSES worker processes (default the cores less one, which Streamlit's own
+        thread needs), with the queue and time limit of from_env(); None for 0 (one core: use threads)."""
+        number = env_numbers(environ)
+        workers = int(number("ATLAS_COMPUTE_PROCESSES", cores() - 1))
+        if workers < 1:
+            return None
+        return cls(workers, int(number("ATLAS_COMPUTE_QUEUE", 16 * workers)), number("ATLAS_COMPUTE_TIMEOUT_S", 30),
+                   processes=True)
+
     def run(self, fn, *args):
         if not self._slots.acquire(blocking=False):
             raise Busy("queue_full")
+        executor = self._executor
         try:
-            future = self._executor.submit(fn, *args)
+            future = executor.submit(fn, *args)
+        except BrokenProcessPool:
+            self._slots.release()
+            self._replace(executor)
+            raise Busy("worker_lost") from None
         except BaseException:
             self._slots.release()
             raise
@@ -72,3 +121,6 @@ class WorkPool:
             return future.result(timeout=self.timeout_s)
         except concurrent.futures.TimeoutError:
             raise Busy("timeout") from None
+        except BrokenProcessPool:
+            self._replace(executor)
+            raise Busy("worker_lost") from None

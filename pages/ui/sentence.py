@@ -8,25 +8,26 @@
                                      st.cache_data for bundled models (keyed by name), a small dict
                                      in st.session_state for this session's own models
 
-A model run that is not cached runs on POOL (transformer_core/workpool.py: ATLAS_COMPUTE_WORKERS
-threads, default the cores; ATLAS_COMPUTE_QUEUE waiting, default 16 per worker; ATLAS_COMPUTE_TIMEOUT_S,
-default 30): one session's long input holds one worker, and past the queue or the time limit the run
-raises workpool.Busy, which app.py shows as "the server is busy" instead of waiting on.
+A model run that is not cached (transformer_core/runs.py) runs on a pool (transformer_core/workpool.py):
+a bundled model's on PROCESSES, worker processes that each load the bundled folders once
+(ATLAS_COMPUTE_PROCESSES, default the cores less one, leaving one to the server), so that the model's
+many small torch calls never wait on Streamlit's thread for the GIL; a session's own model (and a full
+trace) on POOL, threads of the server (ATLAS_COMPUTE_WORKERS, default the cores).  Each has
+ATLAS_COMPUTE_QUEUE places waiting (default 16 per worker) and ATLAS_COMPUTE_TIMEOUT_S (default 30): one
+session's long input holds one worker, and past the queue or the time limit the run raises
+workpool.Busy, which app.py shows as "the server is busy" instead of waiting on.
 
 The sentence and the decoding mode are shared by the three pages (kept under SHARED_KEYS), so a
 sentence typed on one page is the sentence of the next.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import streamlit as st
-import torch
 
-from transformer_core import explain, input_check
+from transformer_core import explain, input_check, runs
 from transformer_core.checkpoint import Checkpoint
 from transformer_core.tokenizer import wrap_source
-from transformer_core.translate import source_ids, split_sentences, translate
+from transformer_core.translate import source_ids, split_sentences
 from transformer_core.workpool import WorkPool
 
 from . import model_state
@@ -40,14 +41,9 @@ MAX_SENTENCES = 20               # a paragraph's sentences translated one by one
 MAX_EXAMPLES = 6
 SHARED_TEXT, SHARED_MODE = "atlas_sentence", "atlas_mode"
 SESSION_CACHE, SESSION_CACHE_SIZE = "atlas_runs", 24
-POOL = WorkPool.from_env()
+POOL = WorkPool.from_env()                        # threads: this session's own models, full traces
+PROCESSES = WorkPool.processes_from_env()         # worker processes for the bundled models (None: one core)
 DEFAULT_EXAMPLES = ("translate.example.1", "translate.example.2", "translate.example.3")
-
-
-def one_thread() -> None:
-    """Tiny single-sentence models on a shared CPU: more torch threads only contend (10× slower here)."""
-    if torch.get_num_threads() != 1:
-        torch.set_num_threads(1)
 
 
 def examples(ckpt: Checkpoint) -> list[str]:
@@ -169,7 +165,7 @@ def unreadable_notice(ckpt: Checkpoint, text: str) -> None:
 
 
 def sentence_run(page: str, ckpt: Checkpoint, kind: str = "translation") -> tuple[str, int, dict] | None:
-    """sentence_input, the truncation notice, then RUNS[kind] on the sentence (cached) -> (text, beam, run),
+    """sentence_input, the truncation notice, then runs.RUNS[kind] on the sentence (cached) -> (text, beam, run),
     or None for an empty sentence (the box has said so)."""
     got = sentence_input(page, ckpt)
     if got is None:
@@ -193,45 +189,15 @@ def truncation_notice(ckpt: Checkpoint, text: str) -> bool:
 
 # ---------------------------------------------------------------- model runs
 
-def _translation(ckpt: Checkpoint, text: str, beam: int, heads_off: tuple) -> dict:
-    """Translate, then ONE traced teacher-forced forward on [BOS] + output for the attention."""
-    one_thread()
-    off = explain.heads_off_map(heads_off) or None
-    tr = translate(ckpt, text, beam=beam, heads_off=off)
-    tok = ckpt.tokenizer
-    return {"src_ids": tr.src_ids, "out_ids": tr.out_ids, "text": tr.text, "truncated": tr.truncated,
-            "text_src": text, "src_pieces": tok.pieces(tr.src_ids),
-            "tgt_pieces": tok.pieces(explain.decoder_input(ckpt.model, tr.out_ids)),   # decoder input
-            "pred_pieces": tok.pieces([*tr.out_ids, ckpt.config.eos_id]),               # what each row predicts
-            "attn": explain.teacher_forced_attention(ckpt.model, tr.src_ids, tr.out_ids, heads_off=off)}
-
-
-def _steps(ckpt: Checkpoint, text: str, beam: int, heads_off: tuple) -> dict:
-    """Translate with a trace of every decoding step (numpy, so it caches and pickles cheaply)."""
-    one_thread()
-    tr = translate(ckpt, text, beam=beam, trace=True)
-    tok = ckpt.tokenizer
-    steps = [{"step": s.step, "prefixes": [list(p) for p in s.prefixes],
-              "prefix_pieces": [tok.pieces(p) for p in s.prefixes],
-              "topk_ids": s.topk_ids, "topk_pieces": [tok.pieces(ids) for ids in s.topk_ids],
-              "topk_probs": s.topk_probs, "cross": s.cross.numpy(),
-              "beams": [(list(ids), float(score), tok.pieces(ids)) for ids, score in s.beams],
-              "finished": [(list(ids), float(score), tok.pieces(ids)) for ids, score in s.finished]}
-             for s in (tr.decoded.steps or [])]
-    return {"src_ids": tr.src_ids, "src_pieces": tok.pieces(tr.src_ids), "out_ids": tr.out_ids,
-            "text": tr.text, "truncated": tr.truncated, "score": tr.decoded.score, "steps": steps}
-
-
-RUNS: dict[str, Callable[[Checkpoint, str, int, tuple], dict]] = {"translation": _translation, "steps": _steps}
-
-
 @st.cache_data(max_entries=256, show_spinner=False)
 def _bundled_run(kind: str, name: str, text: str, beam: int, heads_off: tuple) -> dict:
-    return POOL.run(RUNS[kind], model_state.load_bundled(name), text, beam, heads_off)
+    if PROCESSES is not None:             # on a worker process, which loads the folder once
+        return PROCESSES.run(runs.run_folder, kind, str(model_state.CHECKPOINTS_DIR / name), text, beam, heads_off)
+    return POOL.run(runs.RUNS[kind], model_state.load_bundled(name), text, beam, heads_off)
 
 
 def run_cached(kind: str, key: str, ckpt: Checkpoint, text: str, beam: int, heads_off: tuple = ()) -> dict:
-    """RUNS[kind] on the active model, cached per (model key, sentence, beam, heads off)."""
+    """runs.RUNS[kind] on the active model, cached per (model key, sentence, beam, heads off)."""
     heads_off = tuple(sorted(tuple(h) for h in heads_off))
     if key.startswith(model_state.BUNDLED):
         return _bundled_run(kind, key.removeprefix(model_state.BUNDLED), text, beam, heads_off)
@@ -240,7 +206,7 @@ def run_cached(kind: str, key: str, ckpt: Checkpoint, text: str, beam: int, head
     if ck not in cache:
         while len(cache) >= SESSION_CACHE_SIZE:
             cache.pop(next(iter(cache)))
-        cache[ck] = POOL.run(RUNS[kind], ckpt, text, beam, heads_off)
+        cache[ck] = POOL.run(runs.RUNS[kind], ckpt, text, beam, heads_off)
     return cache[ck]
 
 
@@ -250,7 +216,7 @@ def full_trace(ckpt: Checkpoint, src_ids: list[int], out_ids: list[int]) -> expl
 
 
 def _full_trace(model, src_ids: list[int], out_ids: list[int]) -> explain.FullTrace:
-    one_thread()
+    runs.one_thread()
     return explain.full_trace(model, src_ids, out_ids)
 
 
