@@ -5,14 +5,11 @@
 The language (Korean by default, ?lang=en for English) and the model (?model=enko) are chosen in the
 sidebar and kept in the URL.
 Pages live in pages/, shared UI code in pages/ui/, all the math in transformer_core/.
+
+Streamlit runs this file as the module __main__, so a worker process that multiprocessing spawns
+(transformer_core/workpool.py) imports it again, as __mp_main__: there it imports and draws nothing
+(main() holds the imports), and the worker stays a model runner without Streamlit in its memory.
 """
-import streamlit as st
-
-from pages.ui.i18n import language_selector, t
-from pages.ui.model_state import evicted_notice, model_selector, start_reaper
-from pages.ui.widgets import PAGE_KEY, present_toggle
-from transformer_core.workpool import Busy
-
 # (file, URL path, i18n key), in menu order.  The first page is the home page.
 # A URL path must differ from its file's name: Streamlit also reads pages/ as the folder of its older
 # automatic multipage mode (on in every streamlit.testing run, and in a server until the first
@@ -31,6 +28,13 @@ PAGES = (
 
 
 def main() -> None:
+    import streamlit as st
+
+    from pages.ui.i18n import language_selector, t
+    from pages.ui.model_state import evicted_notice, model_selector, start_reaper
+    from pages.ui.widgets import PAGE_KEY, present_toggle
+    from transformer_core.workpool import Busy
+
     st.set_page_config(page_title=t("app.title"), page_icon=t("app.icon"), layout="wide")
 
     pages = [st.Page(path, title=t(f"nav.{key}"), icon=t(f"nav.{key}.icon"), url_path=url, default=(i == 0))
@@ -52,7 +56,5 @@ def main() -> None:
         st.warning(t("app.busy"), icon=":material/hourglass_top:")
 
 
-# Streamlit runs this file as the module __main__, so a spawned worker process (transformer_core/workpool.py)
-# imports it again under the name __mp_main__: there it must draw nothing.
 if __name__ != "__mp_main__":
     main()
