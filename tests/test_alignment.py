@@ -82,3 +82,13 @@ def test_scores_are_recorded_in_training_json_and_the_card(tmp_path, toy_pairs, 
     lines = [s for s, _ in toy_pairs[:7]]
     one = load_checkpoint(ckpt)
     assert evaluate.translate_all(one, lines, beam=2, workers=3) == evaluate.translate_all(one, lines, beam=2)
+    from transformer_core import mixes
+    assert mixes.main(["--run", f"toy=={ckpt}", "--run", f"toy again={ckpt}", "--set", f"toy={data}",
+                       "--tsv", f"classroom={tsv}", "--beam", "1", "--record", str(ckpt)]) == 0
+    m = json.loads((ckpt / "training.json").read_text(encoding="utf-8"))["mixes"]
+    assert [r["name"] for r in m["runs"]] == ["toy=", "toy again"] and m["valid_sets"] == ["toy"]
+    first, again = (r["scores"] for r in m["runs"])
+    assert first == again and first["toy"]["n"] == 10 and first["classroom"]["n"] == 5
+    assert first["classroom"]["chrf"] == classroom["chrf"]                  # the same sentences, the same score
+    card = (ckpt / "MODEL_CARD.md").read_text(encoding="utf-8")
+    assert "## Training mixes compared" in card and f"{first['toy']['bleu']:.2f} / {first['toy']['chrf']:.2f}" in card

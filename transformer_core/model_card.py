@@ -88,6 +88,27 @@ def _evaluations(t: dict) -> str:
     return f"\n## More evaluations\n{table}\n\nReproduce:\n{commands}\n"
 
 
+def _mixes(t: dict) -> str:
+    """Training mixes compared on the same validation sets (mixes.py --record)."""
+    m = t.get("mixes")
+    if not m:
+        return ""
+    sets = [*m["valid_sets"], *m["test_sets"]]
+    header = ["training mix", "train pairs", "steps", *(f"{s} ({'test' if s in m['test_sets'] else 'valid'})"
+                                                       for s in sets)]
+    rows = [[r["name"], f"{r['train_pairs']:,}" if r.get("train_pairs") else "", r.get("steps") or "",
+             *(f"{r['scores'][s]['bleu']:.2f} / {r['scores'][s]['chrf']:.2f}" for s in sets)] for r in m["runs"]]
+    return f"""
+## Training mixes compared
+Fine-tuning runs that differ only in the corpora mixed into their training data, each scored on the
+same sets (BLEU / chrF, beam {m['beam']}; the valid splits, and the hand-written classroom set):
+
+{_table(header, rows)}
+
+Reproduce: `{m['command']}`
+"""
+
+
 def _alignment(t: dict) -> str:
     """Alignment error rate of every cross-attention head on gold word alignments (alignment --record)."""
     a = t.get("alignment")
@@ -164,7 +185,7 @@ On the held-out test split ({test['n']:,} sentence pairs, never seen in training
 
 Reproduce: `python -m transformer_core.evaluate --checkpoint <this folder> --split test --beam {test['beam']}`
 (after building the data as above).
-{_evaluations(t)}{_alignment(t)}
+{_evaluations(t)}{_mixes(t)}{_alignment(t)}
 ## Limitations
 Domain: {m.get("source", {}).get("domain", "see the data source above")}
 

@@ -1,0 +1,76 @@
+"""Training mixes compared on the same validation sets: runs that differ only in the corpora mixed into
+their training data, each scored on every set, the result recorded in a checkpoint's training.json
+("mixes") and model card.
+
+    python -m transformer_core.mixes --record checkpoints/ende \
+        --run "generated + Ding + auf-deutsch=runs/mixA/export" \
+        --run "generated + Ding + auf-deutsch + LibreOffice/GNOME=runs/mixB/export" \
+        --set "generated=data/cls-ende3" --set "Ding=data/ende" --set "auf-deutsch=data/auf" \
+        --set "LibreOffice/GNOME=data/de-docs" --tsv "classroom set=tests/data/classroom.tsv"
+
+Each --set is scored on its valid split (the classroom set, --tsv, is the hand-written test set: it is
+shown, not used to choose).  Beam 4, sacrebleu BLEU and chrF as evaluate.py.
+"""
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+from pathlib import Path
+
+from .checkpoint import load_checkpoint
+from .sources.files import read_split
+from .evaluate import read_tsv_pairs, score, translate_all
+from .model_card import record
+
+
+def _named(text: str) -> tuple[str, str]:
+    name, sep, path = text.rpartition("=")
+    if not sep or not name or not path:
+        raise argparse.ArgumentTypeError(f"{text!r}: give NAME=PATH")
+    return name, path
+
+
+def compare(runs: list[tuple[str, str]], sets: list[tuple[str, str]], tsvs: list[tuple[str, str]], beam: int,
+            workers: int) -> list[dict]:
+    """-> one row per run: its name, folder, training data and {set name: {bleu, chrf, n, ...}}."""
+    rows = []
+    for name, folder in runs:
+        ckpt = load_checkpoint(folder)
+        src, tgt = ckpt.config.src_lang, ckpt.config.tgt_lang
+        pairs = {set_name: read_split(Path(data), "valid", src, tgt) for set_name, data in sets}
+        pairs |= {set_name: read_tsv_pairs(Path(path), src, tgt) for set_name, path in tsvs}
+        scores = {}
+        for set_name, ps in pairs.items():
+            hyps = translate_all(ckpt, [s for s, _ in ps], beam, workers)
+            scores[set_name] = score(hyps, [t for _, t in ps], tgt)
+            print(f"{name} | {set_name}: BLEU {scores[set_name]['bleu']:.2f}, chrF {scores[set_name]['chrf']:.2f}",
+                  flush=True)
+        data = ckpt.training.get("data", {})
+        rows.append({"name": name, "folder": folder, "data_command": data.get("manifest", {}).get("command"),
+                     "train_pairs": data.get("train_pairs_used"), "steps": ckpt.training.get("steps"),
+                     "scores": scores})
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
+    parser.add_argument("--run", type=_named, action="append", required=True, metavar="NAME=CHECKPOINT")
+    parser.add_argument("--set", type=_named, action="append", default=[], metavar="NAME=DATA",
+                        help="a data folder whose valid split is scored")
+    parser.add_argument("--tsv", type=_named, action="append", default=[], metavar="NAME=TSV")
+    parser.add_argument("--beam", type=int, default=4)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--record", metavar="CHECKPOINT", help="write the table into this checkpoint's card")
+    args = parser.parse_args(argv)
+    rows = compare(args.run, args.set, args.tsv, args.beam, args.workers)
+    if args.record:
+        command = "python -m transformer_core.mixes " + shlex.join(sys.argv[1:] if argv is None else argv)
+        record(args.record, "mixes", {"command": command, "beam": args.beam, "runs": rows,
+                                      "valid_sets": [name for name, _ in args.set],
+                                      "test_sets": [name for name, _ in args.tsv]})
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
