@@ -32,8 +32,7 @@ def main() -> None:
 
     from pages.ui.i18n import language_selector, t
     from pages.ui.model_state import evicted_notice, model_selector, start_reaper
-    from pages.ui.widgets import PAGE_KEY, present_toggle
-    from transformer_core.workpool import Busy
+    from pages.ui.widgets import PAGE_KEY, busy_notice, present_toggle
 
     st.set_page_config(page_title=t("app.title"), page_icon=t("app.icon"), layout="wide")
 
@@ -50,10 +49,8 @@ def main() -> None:
     st.session_state[PAGE_KEY] = page.url_path or PAGES[0][1]
     start_reaper()                  # once per server: closed sessions' uploaded models and files go
     evicted_notice()                # this session's uploaded models evicted to make room, if any
-    try:
+    with busy_notice():             # the compute pool's queue is full or its time limit passed (pages/ui/sentence.py)
         page.run()
-    except Busy:                    # the compute pool's queue is full or its time limit passed (pages/ui/sentence.py)
-        st.warning(t("app.busy"), icon=":material/hourglass_top:")
 
 
 if __name__ != "__mp_main__":

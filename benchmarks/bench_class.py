@@ -43,7 +43,7 @@ finish.  Left out: a browser's static files (the app's JavaScript and plotly.min
 first visit) and its drawing; benchmarks/bench_app.py measures those for one user.
 
 Meanwhile the server's process tree (psutil, the server process and its children) is sampled each second:
-resident memory and CPU (100 % = one core), and so are this process (the students' side) and the machine
+resident memory (RSS, and PSS, which counts the pages its processes share once) and CPU (100 % = one core), and so are this process (the students' side) and the machine
 (100 % = all cores: on a shared machine, what else ran).  Writes
 out/bench/class.json (per action, and per page for the page switches: count, errors, p50, p95, max) and
 out/bench/class.png (the actions' times, the server's RSS and CPU over time), and the server's output
@@ -86,6 +86,7 @@ from streamlit.proto.Alert_pb2 import Alert
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
+from pages.ui.i18n import LANGS, strings
 from tests.streamlit_proc import free_port, healthy, stop
 from transformer_core.explain import ATTENTION_KINDS
 from transformer_core.upload import classify_name
@@ -102,6 +103,7 @@ UPLOAD_MODEL = "ende"
 EARLY = ForwardMsg.ScriptFinishedStatus.Value("FINISHED_EARLY_FOR_RERUN")
 COMPILE_ERROR = ForwardMsg.ScriptFinishedStatus.Value("FINISHED_WITH_COMPILE_ERROR")
 ERROR_ALERT, SUCCESS_ALERT = Alert.Format.Value("ERROR"), Alert.Format.Value("SUCCESS")
+BUSY = {strings(lang)["app.busy"] for lang in LANGS}   # app.py's "the server is busy, try again" (a warning)
 
 EVERYDAY = ("I am hungry.", "The bus is late again.", "My sister plays the piano.", "We need more milk.",
             "Where are my keys?", "The weather is nice.", "I have two brothers.", "Please close the door.",
@@ -170,6 +172,7 @@ class Run:
     charts: int = 0                   # live charts (a Streamlit component) or st.plotly_chart elements
     heatmaps: int = 0                 # heatmap traces in them
     success: bool = False             # an st.success element
+    busy: bool = False                # the page said "the server is busy" instead of drawing the model run
     axes: list[str] = field(default_factory=list)      # each heatmap's axis labels, letters and digits only
     detail: str = ""                  # the page, the tab or the sentence
     errors: list[str] = field(default_factory=list)
@@ -191,6 +194,7 @@ class Tab:
         self.tab_open: dict[str, int] = {}                  # tab container id -> open tab
         self._tab_paths: dict[tuple, str] = {}
         self.file_urls: dict[str, object] = {}
+        self.page_busy = False                              # the last page run answered "busy"
         self.inbox: Queue = Queue()
         self.ws = None
         self.reader = None
@@ -258,6 +262,8 @@ class Tab:
                 run.errors.append(f"st.error: {el.alert.body}"[:500])
             elif which == "alert" and el.alert.format == SUCCESS_ALERT:
                 run.success = True
+            elif which == "alert" and el.alert.body in BUSY:
+                run.busy = True
             elif which in ("bidi_component", "plotly_chart"):
                 run.charts += 1
                 heat = [trace for trace in figure_of(el).get("data", []) if trace.get("type") == "heatmap"]
@@ -310,6 +316,8 @@ class Tab:
         self.ws.send_binary(back.SerializeToString())
 
     def rerun(self, run: Run, *, page: str | None = None, fragment: str = "", triggers=()) -> None:
+        if not fragment:            # a whole page run draws every widget again: forget the last page's
+            self.widgets.clear()    # (after a busy answer its tabs are gone, and switching them must fail)
         back = BackMsg()
         state = back.rerun_script
         state.query_string = self.query_string
@@ -322,6 +330,8 @@ class Tab:
         state.context_info.url = f"{self.base}/?{self.query_string}"
         self.send(back)
         self.until_finished(run)
+        if not fragment:
+            self.page_busy = run.busy
 
     def widget(self, key: str, kind: str) -> tuple[str, str]:
         """(id, fragment id) of the newest widget of this kind whose user key matches key: a widget's id
@@ -349,6 +359,9 @@ class Tab:
             run.errors.append(f"the heatmaps do not show the new sentence {text!r}")
 
     def switch_tab(self, rng: random.Random, run: Run) -> None:
+        if self.page_busy and not any(kind == "tabs" for kind, _ in self.widgets.values()):
+            run.busy = True         # the page said "busy" instead of its tabs: the student has none to switch
+            return
         tid, frag = self.widget(TABS_KEY, "tabs")
         labels, current = self.tab_labels[tid], self.tab_open[tid]
         choice = rng.choice([i for i in range(len(labels)) if i != current])
@@ -461,12 +474,12 @@ class Student(User):
             run.errors.append(f"{type(err).__name__}: {err}")
             fatal = True
         ms = 1000 * (time.monotonic() - start)
-        if name in ("open", "sentence", "tab") and not run.charts and not run.errors:
+        if name in ("open", "sentence", "tab") and not run.charts and not run.errors and not run.busy:
             run.errors.append("no chart arrived")
         self.last = {"action": name, "detail": run.detail, "student": self.index,
                      "t_s": round(start - self.plan.t0, 2), "ms": round(ms, 1), "messages": run.messages,
                      "kib": round(run.bytes / 1024, 1), "charts": run.charts, "heatmaps": run.heatmaps,
-                     "errors": run.errors}
+                     "busy": run.busy, "errors": run.errors}
         self.plan.results.append(self.last)
         self.environment.events.request.fire(request_type="WS", name=name, response_time=ms,
                                              response_length=run.bytes, context={},
@@ -509,19 +522,21 @@ def sample_server(pid: int | None, plan: Plan, samples: list, me: list) -> None:
     psutil.cpu_percent()                              # the machine's CPU (100 = all cores) from here on
     last = None
     while True:
-        now, rss, cpu, procs = time.monotonic(), 0, 0.0, []
+        now, rss, pss, cpu, procs = time.monotonic(), 0, 0, 0.0, []
         own_cpu = sum(own.cpu_times()[:2])
         try:
             procs = [root, *root.children(recursive=True)] if root is not None else []
             for p in procs:
                 with p.oneshot():
-                    rss += p.memory_info().rss
+                    mem = p.memory_full_info()      # pss: shared pages (torch's libraries) counted once
+                    rss, pss = rss + mem.rss, pss + mem.pss
                     cpu += sum(p.cpu_times()[:2])
         except psutil.NoSuchProcess:
             return
         if last is not None:
             if procs:
                 samples.append({"t_s": round(now - plan.t0, 2), "rss_mb": round(rss / 2 ** 20, 1),
+                                "pss_mb": round(pss / 2 ** 20, 1),
                                 "cpu_percent": round(100 * (cpu - last[1]) / (now - last[0]), 1),
                                 "processes": len(procs), "sessions": plan.active,
                                 "machine_cpu_percent": psutil.cpu_percent()})
@@ -561,7 +576,7 @@ def start_server(port: int, tmp: Path) -> tuple[subprocess.Popen, Path]:
 
 def stats(rows: list) -> dict:
     ms = [r["ms"] for r in rows]
-    return {"n": len(rows), "errors": sum(1 for r in rows if r["errors"]),
+    return {"n": len(rows), "errors": sum(1 for r in rows if r["errors"]), "busy": sum(1 for r in rows if r["busy"]),
             "p50_ms": round(percentile(ms, 50), 1) if ms else None,
             "p95_ms": round(percentile(ms, 95), 1) if ms else None, "max_ms": round(max(ms), 1) if ms else None}
 
@@ -573,9 +588,10 @@ def summarize(results: list, samples: list, me: list) -> dict:
     cpu = [s["cpu_percent"] for s in samples]
     machine = [s["machine_cpu_percent"] for s in samples]
     rss = [s["rss_mb"] for s in samples]
+    pss = [s["pss_mb"] for s in samples]
     return {"actions": actions, "page_actions": by_page, "action_count": len(results), "errors": sum(1 for r in results if r["errors"]),
             "server": {"rss_mb_max": max(rss, default=None), "rss_mb_first": rss[0] if rss else None,
-                       "rss_mb_last": rss[-1] if rss else None,
+                       "rss_mb_last": rss[-1] if rss else None, "pss_mb_max": max(pss, default=None),
                        "cpu_percent_mean": round(sum(cpu) / len(cpu), 1) if cpu else None,
                        "cpu_percent_p95": round(percentile(cpu, 95), 1) if cpu else None,
                        "cpu_percent_max": max(cpu, default=None)},
@@ -694,15 +710,16 @@ def main() -> int:
     plot(report, Path(args.plot))
     print(f"\n{report['sessions_started']} sessions, {report['action_count']} actions, {report['errors']} errors "
           f"({report['sessions_with_errors']} sessions with errors) in {elapsed:.0f} s")
-    print(f"{'action':<16}{'n':>6}{'errors':>8}{'p50 ms':>10}{'p95 ms':>10}{'max ms':>10}")
+    print(f"{'action':<16}{'n':>6}{'errors':>8}{'busy':>6}{'p50 ms':>10}{'p95 ms':>10}{'max ms':>10}")
     for name, a in report["actions"].items():
         fmt = lambda v: f"{v:>10.0f}" if v is not None else f"{'-':>10}"   # noqa: E731
-        print(f"{name:<16}{a['n']:>6}{a['errors']:>8}{fmt(a['p50_ms'])}{fmt(a['p95_ms'])}{fmt(a['max_ms'])}")
+        print(f"{name:<16}{a['n']:>6}{a['errors']:>8}{a['busy']:>6}{fmt(a['p50_ms'])}{fmt(a['p95_ms'])}{fmt(a['max_ms'])}")
     print("page switches, by page: " + ", ".join(f"{page} {a['p50_ms']:.0f}/{a['p95_ms']:.0f} ms ({a['n']})"
                                                  for page, a in report["page_actions"].items()) + "  (p50/p95 (n))")
     s = report["server"]
     if s["rss_mb_max"] is not None:
-        print(f"server: RSS {s['rss_mb_first']:.0f} → {s['rss_mb_last']:.0f} MB (max {s['rss_mb_max']:.0f}), CPU mean "
+        print(f"server: RSS {s['rss_mb_first']:.0f} → {s['rss_mb_last']:.0f} MB (max {s['rss_mb_max']:.0f}; PSS max "
+              f"{s['pss_mb_max']:.0f}), CPU mean "
               f"{s['cpu_percent_mean']:.0f} %, p95 {s['cpu_percent_p95']:.0f} %, max {s['cpu_percent_max']:.0f} % "
               f"(100 % = one core); the students' side {report['students_side_cpu_percent_mean']} %; the machine "
               f"{report['machine_cpu_percent_mean']} % of all {os.cpu_count()} cores, load average "

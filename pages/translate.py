@@ -15,7 +15,7 @@ from pages.ui import figures, model_state, theme
 from pages.ui.export import matrix_frame
 from pages.ui.i18n import current_lang, strings, t
 from pages.ui.sentence import kind_label, layer_head_label, run_cached, sentence_run
-from pages.ui.widgets import download_buttons, escape_md, latex, page_header, presenting, show_figure
+from pages.ui.widgets import busy_notice, download_buttons, escape_md, latex, page_header, presenting, show_figure
 from transformer_core import alignment, explain
 
 KINDS = explain.ATTENTION_KINDS
@@ -246,7 +246,11 @@ def heads_off_view(model_key: str, ckpt, text: str, beam: int, original: dict) -
     if not chosen:
         st.caption(t("translate.off.none"))
         return
-    off = run_cached("translation", model_key, ckpt, text, beam, tuple(chosen))
+    with busy_notice():         # a fragment's own rerun is not inside app.py's page run
+        compare_heads_off(original, run_cached("translation", model_key, ckpt, text, beam, tuple(chosen)), len(chosen))
+
+
+def compare_heads_off(original: dict, off: dict, n_off: int) -> None:
     c1, c2 = st.columns(2)
     with c1:
         with st.container(border=True):
@@ -254,7 +258,7 @@ def heads_off_view(model_key: str, ckpt, text: str, beam: int, original: dict) -
             st.markdown(escape_md(original["text"]) or t("translate.empty_output"))
     with c2:
         with st.container(border=True):
-            st.caption(t("translate.off.changed", n=len(chosen)))
+            st.caption(t("translate.off.changed", n=n_off))
             st.markdown(escape_md(off["text"]) or t("translate.empty_output"))
     if off["out_ids"] == original["out_ids"]:
         st.info(t("translate.off.same"), icon=":material/drag_handle:")

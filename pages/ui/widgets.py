@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from contextlib import contextmanager
 
 import numpy as np
 import pandas as pd
@@ -22,6 +23,7 @@ from .export import Data, matrix_frame, safe_filename, to_csv, to_json
 from .i18n import current_lang, t
 from . import theme
 from .live_chart import live_chart
+from transformer_core.workpool import Busy
 
 PAGE_KEY = "atlas_page"          # set by app.py to the current page's url_path
 
@@ -130,3 +132,14 @@ def coming_soon(prefix: str) -> None:
     """The body of a page another engineer will fill: its title, intro and an info box."""
     page_header(prefix)
     st.info(t("common.coming_soon"), icon=":material/construction:")
+
+
+@contextmanager
+def busy_notice():
+    """A model run refused by the compute pool (transformer_core.workpool.Busy: its queue full, or past its
+    time limit) as "the server is busy, try again" in the interface language: around each page run
+    (app.py), and inside a fragment, whose own reruns run without app.py."""
+    try:
+        yield
+    except Busy:
+        st.warning(t("app.busy"), icon=":material/hourglass_top:")
