@@ -18,6 +18,8 @@ import shlex
 import sys
 from pathlib import Path
 
+import torch
+
 from .checkpoint import load_checkpoint
 from .sources.files import read_split
 from .evaluate import read_tsv_pairs, score, translate_all
@@ -63,6 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--record", metavar="CHECKPOINT", help="write the table into this checkpoint's card")
     args = parser.parse_args(argv)
+    torch.set_num_threads(1)    # as evaluate.py: beside other jobs, more threads cost much
     rows = compare(args.run, args.set, args.tsv, args.beam, args.workers)
     if args.record:
         command = "python -m transformer_core.mixes " + shlex.join(sys.argv[1:] if argv is None else argv)
