@@ -15,7 +15,7 @@ from pages.ui.sentence import full_trace, kind_label, sentence_run
 from pages.ui.widgets import latex, page_header, show_figure
 from transformer_core import explain
 
-TRACE_KEY, TRACE_CACHE_SIZE = "atlas_full_traces", 2
+TRACE_KEY, TRACE_CACHE_SIZE = "atlas_full_traces", 1   # ~3 MB each, per session: the current sentence
 ACTIVATION = {"relu": ("ReLU", r"\max(0,\ xW_1 + b_1)"), "gelu": ("GELU", r"\mathrm{GELU}(xW_1 + b_1)"),
               "swish": ("swish", r"\mathrm{swish}(xW_1 + b_1)")}     # ModelConfig.activation -> (name, FFN's inner part)
 SYMBOL_TEX = {"d_model": r"d_{model}", "d_k": r"d_k", "d_v": r"d_v", "d_ff": r"d_{ff}", "h·d_v": r"h \cdot d_v"}
