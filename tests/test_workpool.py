@@ -86,3 +86,13 @@ def test_cores_follow_a_containers_cpu_limit(tmp_path, cpu_max, limit):
         path.write_text(cpu_max)
     free = len(os.sched_getaffinity(0))
     assert cores(str(path)) == (min(free, limit) if limit else free)
+
+
+def test_no_worker_processes_where_they_cannot_be_made(monkeypatch):
+    import concurrent.futures
+
+    def no_sem_open(*args, **kwargs):
+        raise ImportError("This platform lacks a functioning sem_open implementation")
+
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", no_sem_open)
+    assert WorkPool.processes_from_env({"ATLAS_COMPUTE_PROCESSES": "1"}) is None

@@ -95,13 +95,17 @@ class WorkPool:
     @classmethod
     def processes_from_env(cls, environ=None) -> "WorkPool | None":
         """ATLAS_COMPUTE_PROCESSES worker processes (default the cores less one, which Streamlit's own
-        thread needs), with the queue and time limit of from_env(); None for 0 (one core: use threads)."""
+        thread needs), with the queue and time limit of from_env(); None for 0 (one core: use threads), and
+        where processes cannot be made."""
         number = env_numbers(environ)
         workers = int(number("ATLAS_COMPUTE_PROCESSES", cores() - 1))
         if workers < 1:
             return None
-        return cls(workers, int(number("ATLAS_COMPUTE_QUEUE", 16 * workers)), number("ATLAS_COMPUTE_TIMEOUT_S", 30),
-                   processes=True)
+        try:
+            return cls(workers, int(number("ATLAS_COMPUTE_QUEUE", 16 * workers)), number("ATLAS_COMPUTE_TIMEOUT_S", 30),
+                       processes=True)
+        except (OSError, ImportError, NotImplementedError):    # no working sem_open (a container without /dev/shm)
+            return None
 
     def run(self, fn, *args):
         if not self._slots.acquire(blocking=False):

@@ -66,6 +66,7 @@ def genitive(singular: str, gender: str) -> tuple[str, str]:
     return article, min(forms, key=len) if forms else singular + "s"
 
 
+@cache
 def _nouns():
     from german_nouns.lookup import Nouns
     return Nouns()
