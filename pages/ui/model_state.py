@@ -188,12 +188,14 @@ def _reap_forever() -> None:
     while True:
         time.sleep(REAP_EVERY_S)
         if Runtime.exists():
-            reap_closed_sessions(Runtime.instance().is_active_session)
+            if not reap_closed_sessions(Runtime.instance().is_active_session):
+                gc.collect()     # the page runs' cyclic garbage: Streamlit's collection after each run is
+                                 # off (runner.postScriptGC, a quarter of a busy server's CPU); every 5 s instead
 
 
 @st.cache_resource(show_spinner=False)
 def start_reaper() -> threading.Thread:
-    """Once per server: a daemon thread reaping closed sessions every REAP_EVERY_S."""
+    """Once per server: a daemon thread reaping closed sessions (and collecting garbage) every REAP_EVERY_S."""
     thread = threading.Thread(target=_reap_forever, name="atlas-reaper", daemon=True)
     thread.start()
     return thread
