@@ -36,14 +36,15 @@ def _named(text: str) -> tuple[str, str]:
 def compare(runs: list[tuple[str, str]], sets: list[tuple[str, str]], tsvs: list[tuple[str, str]], beam: int,
             workers: int) -> list[dict]:
     """-> one row per run: its name, folder, training data and {set name: {bleu, chrf, n, ...}}."""
-    rows = []
+    rows, read = [], {}                  # (src, tgt) -> {set name: pairs}, read once for the runs of a pair
     for name, folder in runs:
         ckpt = load_checkpoint(folder)
         src, tgt = ckpt.config.src_lang, ckpt.config.tgt_lang
-        pairs = {set_name: read_split(Path(data), "valid", src, tgt) for set_name, data in sets}
-        pairs |= {set_name: read_tsv_pairs(Path(path), src, tgt) for set_name, path in tsvs}
+        if (src, tgt) not in read:
+            read[src, tgt] = {set_name: read_split(Path(data), "valid", src, tgt) for set_name, data in sets}
+            read[src, tgt] |= {set_name: read_tsv_pairs(Path(path), src, tgt) for set_name, path in tsvs}
         scores = {}
-        for set_name, ps in pairs.items():
+        for set_name, ps in read[src, tgt].items():
             hyps = translate_all(ckpt, [s for s, _ in ps], beam, workers)
             scores[set_name] = score(hyps, [t for _, t in ps], tgt)
             print(f"{name} | {set_name}: BLEU {scores[set_name]['bleu']:.2f}, chrF {scores[set_name]['chrf']:.2f}",

@@ -119,7 +119,6 @@ class Tokenizer:
         return [self.id_to_piece(i) for i in ids]
 
 
-
 def wrap_source(tokenizer, ids: Sequence[int]) -> list[int]:
     """The encoder's input around piece ids: BOS + ids + EOS, or ids + EOS for a tokenizer whose
     source_bos is False (Marian's: its BOS-like start token belongs to the decoder)."""

@@ -88,9 +88,13 @@ class WorkPool:
     def from_env(cls, environ=None) -> "WorkPool":
         """ATLAS_COMPUTE_WORKERS (the cores), ATLAS_COMPUTE_QUEUE (16 per worker), ATLAS_COMPUTE_TIMEOUT_S (30)."""
         number = env_numbers(environ)
-        workers = int(number("ATLAS_COMPUTE_WORKERS", cores()))
+        return cls._sized(number, int(number("ATLAS_COMPUTE_WORKERS", cores())))
+
+    @classmethod
+    def _sized(cls, number, workers: int, processes: bool = False) -> "WorkPool":
+        """A pool of `workers` with ATLAS_COMPUTE_QUEUE (16 per worker) and ATLAS_COMPUTE_TIMEOUT_S (30)."""
         return cls(workers, int(number("ATLAS_COMPUTE_QUEUE", 16 * max(1, workers))),
-                   number("ATLAS_COMPUTE_TIMEOUT_S", 30))
+                   number("ATLAS_COMPUTE_TIMEOUT_S", 30), processes)
 
     @classmethod
     def processes_from_env(cls, environ=None) -> "WorkPool | None":
@@ -102,8 +106,7 @@ class WorkPool:
         if workers < 1:
             return None
         try:
-            return cls(workers, int(number("ATLAS_COMPUTE_QUEUE", 16 * workers)), number("ATLAS_COMPUTE_TIMEOUT_S", 30),
-                       processes=True)
+            return cls._sized(number, workers, processes=True)
         except (OSError, ImportError, NotImplementedError):    # no working sem_open (a container without /dev/shm)
             return None
 
