@@ -7,7 +7,7 @@ from torch import nn
 
 from transformer_core.config import ModelConfig
 from transformer_core.masks import subsequent_mask
-from transformer_core.model import Transformer
+from transformer_core.model import Transformer, sizes
 from transformer_core.probe import Probe
 
 pytestmark = pytest.mark.usefixtures("one_thread")
@@ -259,3 +259,17 @@ def test_embedding_scaled_and_generator_shares_weights():
     x = torch.randn(1, 3, CFG.d_model)
     torch.testing.assert_close(model.generator(x), x @ model.embedding.weight.T)
     assert not any("generator" in n for n, _ in model.named_parameters())
+
+
+@pytest.mark.parametrize("options", [
+    {},
+    {"positional": "learned", "max_len": 40},
+    {"share_src_embedding": False, "tie_output": False, "logits_bias": True, "activation": "swish",
+     "sinusoid_layout": "halves"},
+    {"n_encoder_layers": 3, "n_decoder_layers": 1, "d_ff": 96, "tie_output": False},
+])
+def test_sizes_count_what_the_built_model_holds(options):
+    cfg = ModelConfig(**{"vocab_size": 57, "d_model": 32, "n_heads": 4, "d_ff": 64, "n_encoder_layers": 2,
+                         "n_decoder_layers": 2, "max_len": 24, **options})
+    model = Transformer(cfg)
+    assert sizes(cfg) == (sum(p.numel() for p in model.parameters()), sum(b.numel() for b in model.buffers()))

@@ -420,15 +420,10 @@ def sniff_weights(path: Path) -> None:
 
 def model_size(config) -> tuple[int, int]:
     """(parameters, bytes in memory as float32 parameters + float64-computed buffers) of the model config
-    describes, computed on the meta device: nothing is allocated."""
-    import torch
+    describes, counted: nothing is built or allocated."""
+    from .model import sizes
 
-    from .model import Transformer
-
-    with torch.device("meta"):
-        model = Transformer(config)
-    params = sum(p.numel() for p in model.parameters())
-    buffers = sum(b.numel() for b in model.buffers())
+    params, buffers = sizes(config)
     return params, 4 * params + 8 * buffers
 
 
