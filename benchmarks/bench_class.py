@@ -66,7 +66,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import uuid
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -87,6 +86,7 @@ from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 from pages.ui.i18n import LANGS, strings
+from tests.st_protocol import EARLY, TabProtocol, uploader_state
 from tests.streamlit_proc import free_port, healthy, stop
 from transformer_core.explain import ATTENTION_KINDS
 from transformer_core.upload import classify_name
@@ -100,7 +100,6 @@ UPLOADER_KEY, LOAD_KEY = r"models_upload_\d+", "models_upload_go"    # pages/mod
 QUERY_STRINGS = ("", "model=enko", "lang=en", "lang=en&model=enko")
 XSRF_COOKIE = "_streamlit_xsrf"
 UPLOAD_MODEL = "ende"
-EARLY = ForwardMsg.ScriptFinishedStatus.Value("FINISHED_EARLY_FOR_RERUN")
 COMPILE_ERROR = ForwardMsg.ScriptFinishedStatus.Value("FINISHED_WITH_COMPILE_ERROR")
 ERROR_ALERT, SUCCESS_ALERT = Alert.Format.Value("ERROR"), Alert.Format.Value("SUCCESS")
 BUSY = {strings(lang)["app.busy"] for lang in LANGS}   # app.py's "the server is busy, try again" (a warning)
@@ -178,22 +177,20 @@ class Run:
     errors: list[str] = field(default_factory=list)
 
 
-class Tab:
+class Tab(TabProtocol):
     """One browser tab of the app: its websocket, read all the time by a greenlet (as a browser does), and
-    what the browser keeps: the session id, the query string, the pages, the current page, the widget
-    states it set and where each widget lives (its fragment)."""
+    what the browser keeps: the session id, the query string, the pages, the current page (TabProtocol),
+    the widget states it set and where each widget lives (its fragment)."""
 
     def __init__(self, base_url: str, query_string: str, timeout: float):
-        self.base, self.query_string, self.timeout = base_url.rstrip("/"), query_string, timeout
+        super().__init__(base_url, query_string)
+        self.timeout = timeout
         self.http = requests.Session()
-        self.session_id, self.page_hash = "", ""
-        self.pages: dict[str, str] = {}                     # url path -> page_script_hash
         self.widgets: dict[str, tuple[str, str]] = {}       # widget id -> (kind, fragment id)
         self.states: dict[str, WidgetState] = {}            # the widget states this tab set
         self.tab_labels: dict[str, list[str]] = {}          # tab container id -> labels
         self.tab_open: dict[str, int] = {}                  # tab container id -> open tab
         self._tab_paths: dict[tuple, str] = {}
-        self.file_urls: dict[str, object] = {}
         self.page_busy = False                              # the last page run answered "busy"
         self.inbox: Queue = Queue()
         self.ws = None
@@ -231,21 +228,11 @@ class Tab:
     # -- messages
     def _take(self, msg: ForwardMsg, run: Run) -> None:
         """What a browser takes from one ForwardMsg; errors go to run.errors."""
-        kind = msg.WhichOneof("type")
-        if kind == "new_session":
-            if msg.new_session.HasField("initialize"):
-                self.session_id = msg.new_session.initialize.session_id
-        elif kind == "navigation":
-            self.pages = {p.url_pathname: p.page_script_hash for p in msg.navigation.app_pages}
-            self.page_hash = msg.navigation.page_script_hash
-        elif kind == "page_info_changed":
-            self.query_string = msg.page_info_changed.query_string
-        elif kind == "page_not_found":
+        kind = self.take_session(msg)
+        if kind == "page_not_found":
             run.errors.append(f"page not found: {msg.page_not_found.page_name!r}")
         elif kind == "session_event" and msg.session_event.HasField("script_compilation_exception"):
             run.errors.append("script compilation error: " + msg.session_event.script_compilation_exception.message)
-        elif kind == "file_urls_response":
-            self.file_urls[msg.file_urls_response.response_id] = msg.file_urls_response
         elif kind == "delta":
             self._take_delta(msg, run)
 
@@ -318,17 +305,7 @@ class Tab:
     def rerun(self, run: Run, *, page: str | None = None, fragment: str = "", triggers=()) -> None:
         if not fragment:            # a whole page run draws every widget again: forget the last page's
             self.widgets.clear()    # (after a busy answer its tabs are gone, and switching them must fail)
-        back = BackMsg()
-        state = back.rerun_script
-        state.query_string = self.query_string
-        state.page_script_hash = self.page_hash if page is None else page
-        state.fragment_id = fragment
-        state.widget_states.widgets.extend([*self.states.values(), *triggers])
-        state.context_info.timezone = "Asia/Seoul"
-        state.context_info.timezone_offset = -540
-        state.context_info.locale = "ko-KR"
-        state.context_info.url = f"{self.base}/?{self.query_string}"
-        self.send(back)
+        self.send(self.rerun_msg([*self.states.values(), *triggers], page=page, fragment=fragment))
         self.until_finished(run)
         if not fragment:
             self.page_busy = run.busy
@@ -380,11 +357,7 @@ class Tab:
 
     def upload(self, name: str, data: bytes, run: Run) -> None:
         uid, frag = self.widget(UPLOADER_KEY, "file_uploader")
-        back = BackMsg()
-        request_id = uuid.uuid4().hex
-        back.file_urls_request.request_id = request_id
-        back.file_urls_request.file_names.append(name)
-        back.file_urls_request.session_id = self.session_id
+        request_id, back = self.file_urls_msg(name)
         self.send(back)
         deadline = time.monotonic() + self.timeout
         while request_id not in self.file_urls:
@@ -398,11 +371,7 @@ class Tab:
                             headers=headers, timeout=self.timeout)
         if put.status_code >= 400:
             raise ActionError(f"upload PUT answered {put.status_code}: {put.text[:200]}")
-        state = WidgetState(id=uid)
-        info = state.file_uploader_state_value.uploaded_file_info.add()
-        info.name, info.size, info.file_id = name, len(data), urls.file_id
-        info.file_urls.CopyFrom(urls)
-        self.states[uid] = state
+        self.states[uid] = uploader_state(uid, name, len(data), urls)
         self.rerun(run, fragment=frag)
 
     def load_checkpoint(self, run: Run) -> None:

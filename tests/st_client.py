@@ -21,19 +21,18 @@ import sys
 import threading
 import time
 import urllib.request
-import uuid
 from contextlib import contextmanager
 from pathlib import Path
 
 import requests
 import websocket
+from st_protocol import EARLY, TabProtocol, uploader_state
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 from streamlit_proc import free_port, healthy, stop
 
 ROOT = Path(__file__).resolve().parents[1]
-EARLY = ForwardMsg.ScriptFinishedStatus.Value("FINISHED_EARLY_FOR_RERUN")
 ALERTS = {"error": 1, "warning": 2, "info": 3, "success": 4}          # Alert.Format
 
 
@@ -96,22 +95,20 @@ def served(tmp: Path, checkpoints: Path, env: dict | None = None):
         stop(proc)
 
 
-class Tab:
+class Tab(TabProtocol):
     """One browser tab: its websocket, session id, pages, widgets (id by key) and the widget states it set."""
 
     def __init__(self, url: str, query_string: str = "", timeout: float = 60):
-        self.url, self.query_string, self.timeout = url, query_string, timeout
-        self.session_id, self.page_hash = "", ""
-        self.pages: dict[str, str] = {}
+        super().__init__(url, query_string)
+        self.timeout = timeout
         self.widgets: dict[str, str] = {}                  # widget id -> kind
         self.states: dict[str, WidgetState] = {}
-        self.file_urls: dict[str, object] = {}
         self.elements: list = []                           # the last run's new elements
         self.inbox: queue.Queue = queue.Queue()
         self.ws = None
 
     def open(self, page: str | None = None) -> "Tab":
-        self.ws = websocket.create_connection(self.url.replace("http", "ws", 1) + "/_stcore/stream",
+        self.ws = websocket.create_connection(self.base.replace("http", "ws", 1) + "/_stcore/stream",
                                               timeout=self.timeout, subprotocols=["streamlit"])
         self.ws.settimeout(None)
         threading.Thread(target=self._read, daemon=True).start()
@@ -136,17 +133,7 @@ class Tab:
         self.ws.close()
 
     def _take(self, msg: ForwardMsg) -> None:
-        kind = msg.WhichOneof("type")
-        if kind == "new_session" and msg.new_session.HasField("initialize"):
-            self.session_id = msg.new_session.initialize.session_id
-        elif kind == "navigation":
-            self.pages = {p.url_pathname: p.page_script_hash for p in msg.navigation.app_pages}
-            self.page_hash = msg.navigation.page_script_hash
-        elif kind == "page_info_changed":
-            self.query_string = msg.page_info_changed.query_string
-        elif kind == "file_urls_response":
-            self.file_urls[msg.file_urls_response.response_id] = msg.file_urls_response
-        elif kind == "delta" and msg.delta.HasField("new_element"):
+        if self.take_session(msg) == "delta" and msg.delta.HasField("new_element"):
             el = msg.delta.new_element
             which = el.WhichOneof("type")
             self.elements.append(el)
@@ -168,16 +155,8 @@ class Tab:
         self.ws.send_binary(back.SerializeToString())
 
     def rerun(self, page: str | None = None, triggers=(), wait: bool = True, page_name: str = "") -> None:
-        back = BackMsg()
-        state = back.rerun_script
-        state.query_string = self.query_string
-        state.page_script_hash = self.page_hash if page is None else page
-        state.page_name = page_name
-        state.widget_states.widgets.extend([*self.states.values(), *triggers])
-        state.context_info.timezone = "Asia/Seoul"
-        state.context_info.url = f"{self.url}/?{self.query_string}"
         self.elements = []
-        self.send(back)
+        self.send(self.rerun_msg([*self.states.values(), *triggers], page=page, page_name=page_name))
         if wait:
             self._until(lambda m: m.WhichOneof("type") == "script_finished" and m.script_finished != EARLY)
 
@@ -189,15 +168,11 @@ class Tab:
 
     def put(self, name: str, data: bytes) -> tuple[object, requests.Response]:
         """The file_urls_request, then the HTTP PUT of the file -> (the file's URLs, the response)."""
-        back = BackMsg()
-        request_id = uuid.uuid4().hex
-        back.file_urls_request.request_id = request_id
-        back.file_urls_request.file_names.append(name)
-        back.file_urls_request.session_id = self.session_id
+        request_id, back = self.file_urls_msg(name)
         self.send(back)
         self._until(lambda m: request_id in self.file_urls)
         urls = self.file_urls.pop(request_id).file_urls[0]
-        return urls, requests.put(self.url + urls.upload_url, files={"file": (name, data, "application/zip")},
+        return urls, requests.put(self.base + urls.upload_url, files={"file": (name, data, "application/zip")},
                                   timeout=self.timeout)
 
     def upload(self, name: str, data: bytes, key: str = r"models_upload_\d+") -> None:
@@ -205,11 +180,7 @@ class Tab:
         uid = self.widget(key, "file_uploader")
         urls, answer = self.put(name, data)
         answer.raise_for_status()
-        state = WidgetState(id=uid)
-        info = state.file_uploader_state_value.uploaded_file_info.add()
-        info.name, info.size, info.file_id = name, len(data), urls.file_id
-        info.file_urls.CopyFrom(urls)
-        self.states[uid] = state
+        self.states[uid] = uploader_state(uid, name, len(data), urls)
         self.rerun()
 
     def click(self, key: str, wait: bool = True) -> None:
