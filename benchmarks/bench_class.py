@@ -521,6 +521,16 @@ def listening_pid(port: int) -> int | None:
     return None
 
 
+def process_name(pid: int | None) -> str:
+    """What the sampled process is (its command's name), or why there is none."""
+    if pid is None:
+        return "none"
+    try:
+        return psutil.Process(pid).name()
+    except psutil.Error:
+        return "gone"
+
+
 def start_server(port: int, tmp: Path) -> tuple[subprocess.Popen, Path]:
     snapshot = tmp / "checkpoints"
     shutil.copytree(ROOT / "checkpoints", snapshot)
@@ -636,7 +646,9 @@ def main() -> int:
             port = args.port or free_port()
             proc, folder = start_server(port, tmp)
             base, pid = f"http://127.0.0.1:{port}", proc.pid
-        print(f"server {base} (pid {pid}); {args.sessions} students for {args.duration:.0f} s", flush=True)
+        sampled = process_name(pid)        # through a proxy, what listens here is the proxy, not the app
+        print(f"server {base} (sampled: pid {pid}, {sampled}); {args.sessions} students for {args.duration:.0f} s",
+              flush=True)
         env_at_start = environment()
         t0 = time.monotonic()
         plan = Plan(base_url=base, deadline=t0 + args.duration, think=tuple(args.think), timeout=args.timeout,
@@ -669,7 +681,8 @@ def main() -> int:
               "sessions": args.sessions, "sessions_started": plan.started, "duration_s": args.duration,
               "elapsed_s": round(elapsed, 1), "spawn_rate": args.spawn_rate, "think_s": list(args.think),
               "upload_every": args.upload_every, "timeout_s": args.timeout, "load_average_at_end": os.getloadavg(),
-              **summarize(plan.results, samples, me), "server_pid": pid, "env": env_at_start,
+              **summarize(plan.results, samples, me), "server_pid": pid, "server_process": sampled,
+              "env": env_at_start,
               "server_samples": samples, "results": plan.results}
     report["errors"] += sum(c["count"] for c in crashes)
     report["sessions_with_errors"] = len({r["student"] for r in plan.results if r["errors"]})
@@ -687,7 +700,7 @@ def main() -> int:
                                                  for page, a in report["page_actions"].items()) + "  (p50/p95 (n))")
     s = report["server"]
     if s["rss_mb_max"] is not None:
-        print(f"server: RSS {s['rss_mb_first']:.0f} → {s['rss_mb_last']:.0f} MB (max {s['rss_mb_max']:.0f}; PSS max "
+        print(f"server ({sampled}): RSS {s['rss_mb_first']:.0f} → {s['rss_mb_last']:.0f} MB (max {s['rss_mb_max']:.0f}; PSS max "
               f"{s['pss_mb_max']:.0f}), CPU mean "
               f"{s['cpu_percent_mean']:.0f} %, p95 {s['cpu_percent_p95']:.0f} %, max {s['cpu_percent_max']:.0f} % "
               f"(100 % = one core); the students' side {report['students_side_cpu_percent_mean']} %; the machine "

@@ -40,6 +40,7 @@ def test_short_class_run(tmp_path):
     assert all(r["heatmaps"] >= 1 for r in sentences)                         # its heatmaps arrived
 
     samples = report["server_samples"]
+    assert report["server_process"].startswith("python")                    # the server it started, sampled
     assert len(samples) >= 15                                                 # one a second
     assert all(s["rss_mb"] > 100 and s["cpu_percent"] >= 0 and 0 <= s["machine_cpu_percent"] <= 100 for s in samples)
     assert max(s["sessions"] for s in samples) >= 1
