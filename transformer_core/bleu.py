@@ -81,11 +81,6 @@ def metric(tokenize: str = "13a", lowercase: bool = False, smooth_method: str = 
                 effective_order=effective_order)
 
 
-def tokenize(text: str, tokenize: str = "13a", lowercase: bool = False) -> list[str]:
-    """sacrebleu's preprocessing of one segment, split into tokens."""
-    return _preprocess(metric(tokenize, lowercase), text).split()
-
-
 def _preprocess(bleu: BLEU, text: str) -> str:
     text = text.lower() if bleu.lowercase else text
     return bleu.tokenizer(text.rstrip())

@@ -183,19 +183,21 @@ def _fix_mmap_threshold() -> None:
     upload bytes come from the heap, and the holes they leave stay in the server's RSS.  A fixed threshold
     keeps large blocks out of the heap: under 40 students (benchmarks/bench_class.py) the heap's free
     bytes after 2 minutes went from 168 to 33 MB, and the peak RSS of 5 minutes, summed over the
-    processes, from 1,292 to 1,249 MB (one run each).  Not glibc: nothing to do."""
-    try:
-        ctypes.CDLL(None).mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD)
-    except (OSError, AttributeError):
-        pass
+    processes, from 1,292 to 1,249 MB (one run each)."""
+    _glibc("mallopt", M_MMAP_THRESHOLD, MMAP_THRESHOLD)
 
 
 def _return_freed_memory() -> None:
     """glibc keeps the heap pages freed models leave (their tensors) for reuse, so the server's RSS would
     stay at its peak: malloc_trim hands them back (tests/test_server_load.py: +138 MB after 50 closed
-    sessions without it, +29 MB with it).  Not glibc (no malloc_trim): nothing to do."""
+    sessions without it, +29 MB with it)."""
+    _glibc("malloc_trim", 0)
+
+
+def _glibc(function: str, *args) -> None:
+    """Call one of glibc's malloc functions; with another C library (none of them there): nothing to do."""
     try:
-        ctypes.CDLL(None).malloc_trim(0)
+        getattr(ctypes.CDLL(None), function)(*args)
     except (OSError, AttributeError):
         pass
 
