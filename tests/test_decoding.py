@@ -6,7 +6,7 @@ import pytest
 import torch
 
 from transformer_core.config import ModelConfig
-from transformer_core.decoding import (beam_search, default_max_len, embedding_t, greedy_decode, greedy_decode_batch,
+from transformer_core.decoding import (beam_search, beam_search_batch, default_max_len, embedding_t, greedy_decode, greedy_decode_batch,
                                       length_penalty)
 from transformer_core.model import Transformer
 
@@ -160,6 +160,19 @@ def test_batched_greedy_equals_per_sentence_greedy():
     assert (batch == PAD).any()
     batched = greedy_decode_batch(model, batch, max_len=10)
     assert batched == [greedy_decode(model, src, max_len=10).ids for src in SOURCES]
+
+
+@pytest.mark.parametrize("seed, options", [
+    (MIXED, {}), (0, {"beam": 3}), (5, {"alpha": 1.0, "penalty": "hf", "early_stopping": False}),
+    (12, {"renormalize": False, "force_eos": True}), (3, {"beam": 1})])
+def test_batched_beam_equals_per_sentence_beam(seed, options):
+    """Every sentence of a padded batch gets exactly the hypothesis beam_search finds for it alone."""
+    model = make_model(seed)
+    width = max(map(len, SOURCES))
+    batch = torch.tensor([s + [PAD] * (width - len(s)) for s in SOURCES])
+    alone = [beam_search(model, src, **options).ids for src in SOURCES]
+    assert beam_search_batch(model, batch, **options) == alone
+    assert len({len(ids) for ids in alone}) > 1                          # outputs of different lengths
 
 
 def _model_preferring_specials() -> Transformer:

@@ -59,13 +59,15 @@ def default_max_len(model: Transformer, src_len: int) -> int:
 class _Stepper:
     """Runs the decoder one token at a time over a KV cache, for n parallel hypotheses."""
 
-    def __init__(self, model: Transformer, src: torch.Tensor, n: int, probe: Probe | None):
+    def __init__(self, model: Transformer, src: torch.Tensor, rows: torch.Tensor | None, probe: Probe | None):
+        """src: (B, S) on the model's device; rows: (n,) the sentence of each hypothesis (None: one sentence,
+        one hypothesis)."""
         cfg = model.cfg
         self.model, self.probe = model, probe
-        src_mask = unpadded_as_none(make_src_mask(src, cfg.pad_id))   # (1, 1, 1, S) or None
-        memory = model.encode(src, src_mask, probe)                   # (1, S, d_model)
-        self.memory = memory.expand(n, -1, -1)                        # (n, S, d_model)
-        self.src_mask = None if src_mask is None else src_mask.expand(n, -1, -1, -1)
+        src_mask = unpadded_as_none(make_src_mask(src, cfg.pad_id))   # (B, 1, 1, S) or None
+        memory = model.encode(src, src_mask, probe)                   # (B, S, d_model)
+        self.memory = memory if rows is None else memory[rows]        # (n, S, d_model)
+        self.src_mask = src_mask if src_mask is None or rows is None else src_mask[rows]
         self.cache = [{} for _ in model.decoder]
         self.pos = 0
 
@@ -156,10 +158,11 @@ def greedy_decode(model: Transformer, src: list[int], max_len: int | None = None
     eval_mode(model)
     cfg = model.cfg
     max_len = max_len or default_max_len(model, len(src))
-    stepper = _Stepper(model, torch.tensor([src]), 1, _probe(trace, heads_off))
+    device = model.device
+    stepper = _Stepper(model, torch.tensor([src], device=device), None, _probe(trace, heads_off))
     out, score, steps = [cfg.bos_id], 0.0, [] if trace else None
     for step in range(max_len):
-        logp = stepper.log_probs(torch.tensor([out[-1]]))[0]          # (V,)
+        logp = stepper.log_probs(torch.tensor([out[-1]], device=device))[0]  # (V,)
         if force_eos and step == max_len - 1:
             logp = forced_eos(logp, cfg.eos_id)
         token = int(logp.argmax())
@@ -223,13 +226,14 @@ def beam_search(model: Transformer, src: list[int], beam: int = BEAM, alpha: flo
     eval_mode(model)
     cfg = model.cfg
     max_len = max_len or default_max_len(model, len(src))
-    stepper = _Stepper(model, torch.tensor([src]), 1, _probe(trace, heads_off))
+    device = model.device
+    stepper = _Stepper(model, torch.tensor([src], device=device), None, _probe(trace, heads_off))
     alive = [[cfg.bos_id]]
-    alive_scores = torch.zeros(1)
+    alive_scores = torch.zeros(1, device=device)
     finished: list[tuple[list[int], float]] = []   # (ids without BOS/EOS, normalized score)
     steps = [] if trace else None
     for step in range(max_len):
-        logp = stepper.log_probs(torch.tensor([h[-1] for h in alive]), renormalize)  # (n, V)
+        logp = stepper.log_probs(torch.tensor([h[-1] for h in alive], device=device), renormalize)  # (n, V)
         if force_eos and step == max_len - 1:
             logp = forced_eos(logp, cfg.eos_id)
         cand = (alive_scores.unsqueeze(1) + logp).view(-1)               # (n·V,)
@@ -257,11 +261,75 @@ def beam_search(model: Transformer, src: list[int], beam: int = BEAM, alpha: flo
             worst = sorted((f[1] for f in finished), reverse=True)[beam - 1]  # of the `beam` best ended
             if early_stopping or max(kept_scores) / length_penalty(step + 1, alpha, penalty) <= worst:
                 break
-        alive, alive_scores = keep, torch.tensor(kept_scores)
-        stepper.reorder(torch.tensor(origins))
+        alive, alive_scores = keep, torch.tensor(kept_scores, device=device)
+        stepper.reorder(torch.tensor(origins, device=device))
     else:  # max_len reached: the live hypotheses compete as they are
         finished += [(h[1:], s / length_penalty(len(h) - 1, alpha, penalty)) for h, s in zip(alive, alive_scores.tolist())]
         if trace:
             steps[-1].finished = [(list(ids), s) for ids, s in finished]
     ids, score = max(finished, key=lambda f: f[1])
     return Decoded(ids, score, steps)
+
+
+@torch.inference_mode()
+def beam_search_batch(model: Transformer, src: torch.Tensor, beam: int = BEAM, alpha: float = ALPHA,
+                      penalty: str = "gnmt", early_stopping: bool = True, renormalize: bool = True,
+                      force_eos: bool = False) -> list[list[int]]:
+    """beam_search for a padded batch src: (B, S), every sentence's hypotheses decoded together (evaluation,
+    the test score at the end of training).  Each sentence follows beam_search's rules exactly, with its
+    own max_len; one decoder call a step serves them all.  -> B lists of ids."""
+    eval_mode(model)
+    cfg, device = model.cfg, model.device
+    src = src.to(device)
+    limits = [default_max_len(model, int(n)) for n in (src != cfg.pad_id).sum(1).tolist()]
+    alive = {b: [[cfg.bos_id]] for b in range(src.size(0))}        # live sentences: their hypotheses
+    scores = {b: [0.0] for b in alive}
+    finished: dict[int, list[tuple[list[int], float]]] = {b: [] for b in alive}
+    stepper = _Stepper(model, src, torch.arange(src.size(0), device=device), None)
+    for step in range(max(limits)):
+        order = list(alive)                                         # the sentences of this step, in row order
+        last = torch.tensor([h[-1] for b in order for h in alive[b]], device=device)
+        logp = stepper.log_probs(last, renormalize)                 # (n, V), n = all live hypotheses
+        width = max(len(alive[b]) for b in order)
+        cand = torch.full((len(order), width, logp.size(1)), float("-inf"), device=device)  # (B', beam, V)
+        row = 0
+        for i, b in enumerate(order):
+            k = len(alive[b])
+            step_logp = forced_eos(logp[row:row + k], cfg.eos_id) if force_eos and step == limits[b] - 1 \
+                else logp[row:row + k]
+            cand[i, :k] = torch.tensor(scores[b], device=device).unsqueeze(1) + step_logp
+            row += k
+        top_scores, top_index = cand.view(len(order), -1).topk(2 * beam, dim=-1)   # (B', 2·beam)
+        origins, row = [], 0
+        for b, s_row, i_row in zip(order, top_scores.tolist(), top_index.tolist()):
+            keep, kept_scores = [], []
+            for rank, (s, idx) in enumerate(zip(s_row, i_row)):
+                origin, token = divmod(idx, logp.size(1))
+                if origin >= len(alive[b]):
+                    continue                                        # padding of a sentence with fewer hypotheses
+                ids = alive[b][origin][1:] + [token]
+                if token == cfg.eos_id:
+                    if rank < beam:
+                        finished[b].append((ids[:-1], s / length_penalty(len(ids), alpha, penalty)))
+                elif len(keep) < beam:
+                    keep.append(alive[b][origin] + [token])
+                    kept_scores.append(s)
+                    origins.append(row + origin)
+            done = not keep
+            if keep and len(finished[b]) >= beam:
+                worst = sorted((f[1] for f in finished[b]), reverse=True)[beam - 1]
+                done = early_stopping or max(kept_scores) / length_penalty(step + 1, alpha, penalty) <= worst
+            if not done and step == limits[b] - 1:                  # max_len reached: they compete as they are
+                finished[b] += [(h[1:], s / length_penalty(len(h) - 1, alpha, penalty))
+                                for h, s in zip(keep, kept_scores)]
+                done = True
+            row += len(alive[b])
+            if done:
+                del origins[len(origins) - len(keep):]
+                del alive[b]
+            else:
+                alive[b], scores[b] = keep, kept_scores
+        if not alive:
+            break
+        stepper.reorder(torch.tensor(origins, device=device))
+    return [max(finished[b], key=lambda f: f[1])[0] for b in range(src.size(0))]

@@ -60,10 +60,11 @@ def teacher_forced_attention(model: Transformer, src_ids: Sequence[int], out_ids
 
     enc_self: (L, h, S, S); dec_self: (L, h, T, T), the future masked to 0; cross: (L, h, T, S).
     """
-    src = torch.tensor([list(src_ids)])
-    tgt = torch.tensor([decoder_input(model, out_ids)])
+    src = torch.tensor([list(src_ids)], device=model.device)
+    tgt = torch.tensor([decoder_input(model, out_ids)], device=model.device)
     _, probe = model.trace(src, tgt, heads_off=heads_off)
-    return {kind: torch.stack([w[0] for w in probe.all_weights(kind)]).numpy() for kind in ATTENTION_KINDS}
+    return {kind: torch.stack([w[0] for w in probe.all_weights(kind)]).float().cpu().numpy()
+            for kind in ATTENTION_KINDS}
 
 
 def to_words(weights, query_pieces: Sequence[str], key_pieces: Sequence[str]) -> tuple[np.ndarray, list[str], list[str]]:
@@ -93,9 +94,9 @@ class FullTrace:
 
 def full_trace(model: Transformer, src_ids: Sequence[int], out_ids: Sequence[int]) -> FullTrace:
     """A full-mode trace (Q/K/V, scores, masks, Add & Norm, FFN, embeddings) of one teacher-forced pass."""
-    src = torch.tensor([list(src_ids)])
-    tgt_in = torch.tensor([decoder_input(model, out_ids)])
-    labels = torch.tensor([[*[int(i) for i in out_ids], model.cfg.eos_id]])
+    src = torch.tensor([list(src_ids)], device=model.device)
+    tgt_in = torch.tensor([decoder_input(model, out_ids)], device=model.device)
+    labels = torch.tensor([[*[int(i) for i in out_ids], model.cfg.eos_id]], device=model.device)
     logits, probe = model.trace(src, tgt_in, full=True)
     return FullTrace(src, tgt_in, labels, logits, probe)
 
@@ -170,12 +171,12 @@ def layer_norm_stats(before: torch.Tensor, after: torch.Tensor, norm: torch.nn.L
 
     before, after: (T, d_model) of one sentence.
     """
-    x = before.double()
+    x = before.double().cpu()
     mu = x.mean(-1, keepdim=True)
     var = x.var(-1, unbiased=False, keepdim=True)
     eps = norm.eps if norm is not None else 1e-5
     x_hat = (x - mu) / torch.sqrt(var + eps)
-    y = after.double()
+    y = after.double().cpu()
     return {"mean_before": mu[:, 0].numpy(), "std_before": var[:, 0].sqrt().numpy(),
             "mean_hat": x_hat.mean(-1).numpy(), "std_hat": x_hat.std(-1, unbiased=False).numpy(),
             "mean_after": y.mean(-1).numpy(), "std_after": y.std(-1, unbiased=False).numpy()}
@@ -193,7 +194,7 @@ def layer_norm_check(before: torch.Tensor, after: torch.Tensor, norm: torch.nn.L
 def ffn_stats(hidden: torch.Tensor) -> dict[str, np.ndarray]:
     """ReLU hidden activations (T, d_ff) -> per position: share of units that are active (> 0),
     mean and max activation."""
-    h = hidden.double()
+    h = hidden.double().cpu()
     return {"active": (h > 0).double().mean(-1).numpy(), "mean": h.mean(-1).numpy(),
             "max": h.max(-1).values.numpy()}
 
@@ -201,7 +202,7 @@ def ffn_stats(hidden: torch.Tensor) -> dict[str, np.ndarray]:
 def token_losses(logits: torch.Tensor, labels: torch.Tensor) -> np.ndarray:
     """Cross-entropy per position: −log softmax(logits)[label].  logits (T, V), labels (T,) -> (T,)."""
     logp = torch.log_softmax(logits.double(), dim=-1)
-    return (-logp.gather(-1, labels.view(-1, 1))[:, 0]).numpy()
+    return (-logp.gather(-1, labels.view(-1, 1))[:, 0]).cpu().numpy()
 
 
 # ---------------------------------------------------------------- Table 1: why self-attention

@@ -135,6 +135,11 @@ class Transformer(nn.Module):
             nn.init.normal_(self.src_embedding.weight, std=self.cfg.d_model ** -0.5)
 
     @property
+    def device(self) -> torch.device:
+        """Where the weights are: every tensor built for the model (ids, masks, scores) goes there."""
+        return self.embedding.weight.device
+
+    @property
     def source_embedding(self) -> nn.Embedding:
         """The encoder's embedding: the shared one unless the config gives the source its own."""
         return self.embedding if self.cfg.share_src_embedding else self.src_embedding

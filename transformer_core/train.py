@@ -89,7 +89,8 @@ def parse_args(argv=None):
     r.add_argument("--seed", type=int, default=1)
     r.add_argument("--device", default="auto", help="auto, cpu, cuda, cuda:1 …")
     r.add_argument("--threads", type=int, help="CPU threads (torch.set_num_threads)")
-    r.add_argument("--compile", action="store_true", help="torch.compile the model")
+    r.add_argument("--compile", action="store_true",
+                   help="torch.compile the model, with dynamic shapes: batches of every bucket share one graph")
     r.add_argument("--test-beam", type=int, default=4, help="beam for the final test score")
     args = p.parse_args(argv)
     if args.select == "average" and args.average < 2:
@@ -239,7 +240,7 @@ def main(argv=None) -> int:
         cpu = state.get("cpu", 0.0)
         if rank == 0:
             print(f"resumed {state_path} at step {step}", file=sys.stderr)
-    net = torch.compile(model) if args.compile else model
+    net = torch.compile(model, dynamic=True) if args.compile else model  # one graph for all batch shapes
     if world > 1:
         net = nn.parallel.DistributedDataParallel(net, device_ids=[device.index] if device.type == "cuda" else None)
     criterion = nn.CrossEntropyLoss(ignore_index=cfg.pad_id, label_smoothing=args.label_smoothing)
@@ -355,8 +356,10 @@ def export(args, cfg, data, out, chosen, selection, manifest, step, elapsed, cpu
     (its last record: the exported weights), to --export."""
     target = Path(args.export) if args.export else out / "checkpoint"
     best = load_checkpoint(chosen)
+    best.model.to(device)                                        # scored where it trained, in batches
     test = read_split(data, "test", cfg.src_lang, cfg.tgt_lang)
     hyps = translate_lines(best, [s for s, _ in test], beam=args.test_beam)
+    best.model.cpu()
     result = score(hyps, [t for _, t in test], cfg.tgt_lang)
     hardware = torch.cuda.get_device_name(device) if device.type == "cuda" else (
         f"CPU ({platform.processor() or platform.machine()}, {torch.get_num_threads()} threads)")

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import torch
 
 from .checkpoint import Checkpoint, CheckpointError, load_checkpoint
-from .decoding import Decoded, beam_search, greedy_decode, greedy_decode_batch
+from .decoding import Decoded, beam_search, beam_search_batch, greedy_decode, greedy_decode_batch
 from .tokenizer import Tokenizer, wrap_source
 
 
@@ -51,19 +51,22 @@ def translate(ckpt: Checkpoint, text: str, beam: int | None = None, alpha: float
 
 
 def translate_lines(ckpt: Checkpoint, lines: list[str], beam: int | None = None, batch_size: int = 64) -> list[str]:
-    """Translate many sentences: batched greedy for beam 1, else one beam search per sentence (the
-    checkpoint's beam width when beam is None)."""
-    if (beam or ckpt.beam_options["beam"]) > 1:
-        return [translate(ckpt, line, beam).text if line.strip() else "" for line in lines]
+    """Translate many sentences in batches of similar length, on the model's device: batched greedy for
+    beam 1, else batched beam search (the checkpoint's beam width when beam is None)."""
     cfg = ckpt.config
+    options = {**ckpt.beam_options, **({"beam": beam} if beam is not None else {})}
     srcs = [source_ids(ckpt.tokenizer, line, cfg.max_len)[0] for line in lines]
     order = sorted(range(len(srcs)), key=lambda i: len(srcs[i]))  # similar lengths share a batch
     results: dict[int, str] = {}
     for start in range(0, len(order), batch_size):
         idx = order[start:start + batch_size]
         width = max(len(srcs[i]) for i in idx)
-        src = torch.tensor([srcs[i] + [cfg.pad_id] * (width - len(srcs[i])) for i in idx])
-        for i, ids in zip(idx, greedy_decode_batch(ckpt.model, src, force_eos=ckpt.search.get("force_eos", False))):
+        src = torch.tensor([srcs[i] + [cfg.pad_id] * (width - len(srcs[i])) for i in idx], device=ckpt.model.device)
+        if options["beam"] > 1:
+            outputs = beam_search_batch(ckpt.model, src, **options)
+        else:
+            outputs = greedy_decode_batch(ckpt.model, src, force_eos=options.get("force_eos", False))
+        for i, ids in zip(idx, outputs):
             results[i] = ckpt.tokenizer.decode(ids) if lines[i].strip() else ""
     return [results[i] for i in range(len(lines))]
 
