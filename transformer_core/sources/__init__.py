@@ -26,6 +26,7 @@ class Pair:
     split: str | None = None  # set by a source that splits itself (classroom): "train", "valid" or "test"
     align: str = ""          # gold word alignment, Pharaoh format ("0-0 1-2"), when the source knows it
     frame: str = ""          # the generating frame (classroom)
+    attribution: str = ""    # who wrote and translated it, when the source says (Tatoeba)
 
 
 @dataclass
@@ -35,6 +36,7 @@ class Corpus:
     pairs: list[Pair]
     meta: dict = field(default_factory=dict)    # manifest["source"]: name, licence, versions, checksums
     counts: dict = field(default_factory=dict)  # manifest["counts"]: what the source itself read and dropped
+    held_out: set[str] = field(default_factory=set)  # English sentences (lower-cased) no training pair may have
 
 
 def sha256(path: str | Path) -> str:

@@ -1,5 +1,6 @@
 """The classroom corpus, generated (transformer_core.classroom): everyday sentences, en -> ko or en -> de,
-with gold word alignments; --with adds the training split of another corpus folder (the mix)."""
+with gold word alignments; --with adds another corpus folder (the mix): its train split to train, its
+valid split to valid, and its test split's English to what no training pair may hold."""
 from __future__ import annotations
 
 import json
@@ -31,7 +32,7 @@ def load(args) -> Corpus:
     generated, plan = corpus.splits(args.size, args.valid_size, args.test_size, args.seed)
     pairs = [Pair(ex.text("en"), ex.text(tgt_lang), split=name, align=ex.align(tgt_lang), frame=ex.frame)
              for name, examples in generated.items() for ex in examples]
-    mixed = []
+    mixed, held_out = [], set()
     for folder in args.mix:
         manifest_path = folder / "manifest.json"
         if not manifest_path.is_file():
@@ -40,8 +41,11 @@ def load(args) -> Corpus:
         if (manifest["src_lang"], manifest["tgt_lang"]) != (src_lang, tgt_lang):
             raise DataError(f"--with {folder} is {manifest['src_lang']}-{manifest['tgt_lang']}, not {args.pair}")
         extra = read_split(folder, "train", src_lang, tgt_lang)
-        pairs += [Pair(s, t, split="train") for s, t in extra]
-        mixed.append({"folder": str(folder), "train_pairs": len(extra), "source": manifest["source"]})
+        valid = read_split(folder, "valid", src_lang, tgt_lang)
+        pairs += [Pair(s, t, split="train") for s, t in extra] + [Pair(s, t, split="valid") for s, t in valid]
+        held_out |= {s.lower() for s, _ in read_split(folder, "test", src_lang, tgt_lang)}
+        mixed.append({"folder": str(folder), "train_pairs": len(extra), "valid_pairs": len(valid),
+                      "source": manifest["source"]})
     meta = {
         "name": "classroom",
         "description": "generated everyday sentences (first-year textbook vocabulary) with gold word alignments",
@@ -53,4 +57,4 @@ def load(args) -> Corpus:
     }
     counts = {"generated": {name: len(examples) for name, examples in generated.items()},
               "mixed_train_pairs": sum(m["train_pairs"] for m in mixed)}
-    return Corpus(src_lang, tgt_lang, pairs, meta, counts)
+    return Corpus(src_lang, tgt_lang, pairs, meta, counts, held_out)
