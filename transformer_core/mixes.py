@@ -34,11 +34,12 @@ def _named(text: str) -> tuple[str, str]:
 
 
 def compare(runs: list[tuple[str, str]], sets: list[tuple[str, str]], tsvs: list[tuple[str, str]], beam: int,
-            workers: int) -> list[dict]:
+            workers: int, device: str = "cpu") -> list[dict]:
     """-> one row per run: its name, folder, training data and {set name: {bleu, chrf, n, ...}}."""
     rows, read = [], {}                  # (src, tgt) -> {set name: pairs}, read once for the runs of a pair
     for name, folder in runs:
         ckpt = load_checkpoint(folder)
+        ckpt.model.to(device)                # batched beam search there (translate_lines)
         src, tgt = ckpt.config.src_lang, ckpt.config.tgt_lang
         if (src, tgt) not in read:
             read[src, tgt] = {set_name: read_split(Path(data), "valid", src, tgt) for set_name, data in sets}
@@ -63,11 +64,12 @@ def main(argv: list[str] | None = None) -> int:
                         help="a data folder whose valid split is scored")
     parser.add_argument("--tsv", type=_named, action="append", default=[], metavar="NAME=TSV")
     parser.add_argument("--beam", type=int, default=4)
-    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=1, help="CPU processes (with --device cpu)")
+    parser.add_argument("--device", default="cpu", help="cpu or cuda: where the runs translate")
     parser.add_argument("--record", metavar="CHECKPOINT", help="write the table into this checkpoint's card")
     args = parser.parse_args(argv)
     torch.set_num_threads(1)    # as evaluate.py: beside other jobs, more threads cost much
-    rows = compare(args.run, args.set, args.tsv, args.beam, args.workers)
+    rows = compare(args.run, args.set, args.tsv, args.beam, args.workers if args.device == "cpu" else 1, args.device)
     if args.record:
         command = "python -m transformer_core.mixes " + shlex.join(sys.argv[1:] if argv is None else argv)
         record(args.record, "mixes", {"command": command, "beam": args.beam, "runs": rows,
