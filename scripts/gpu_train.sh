@@ -13,7 +13,7 @@ PY=${PYTHON:-python3}
 mkdir -p "$RUN"
 for mix in mixA-enko mixB-enko mixA-ende mixB-ende; do
   $PY -m transformer_core.train --data "data/$mix" --out "$RUN/$mix" --export "$RUN/$mix/export" \
-    --device cuda --compile --minutes "$MINUTES" --max-tokens 8192 --warmup 2000 \
+    --device cuda --minutes "$MINUTES" --max-tokens 8192 --warmup 2000 \
     --valid-every 300 --save-every 300 --average 5 --bleu-sentences 500 --log-every 50 \
     > "$RUN/$mix.log" 2>&1 &
 done
