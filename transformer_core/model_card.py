@@ -96,12 +96,14 @@ def _mixes(t: dict) -> str:
     sets = [*m["valid_sets"], *m["test_sets"]]
     header = ["training mix", "train pairs", "steps", *(f"{s} ({'test' if s in m['test_sets'] else 'valid'})"
                                                        for s in sets)]
+    chosen = f" Chosen: **{m['chosen']['name']}**, by {m['chosen']['by']}." if m.get("chosen") else ""
     rows = [[r["name"], f"{r['train_pairs']:,}" if r.get("train_pairs") else "", r.get("steps") or "",
              *(f"{r['scores'][s]['bleu']:.2f} / {r['scores'][s]['chrf']:.2f}" for s in sets)] for r in m["runs"]]
     return f"""
 ## Training mixes compared
-Fine-tuning runs that differ only in the corpora mixed into their training data, each scored on the
-same sets (BLEU / chrF, beam {m['beam']}; the valid splits, and the hand-written classroom set):
+Training runs that differ only in the corpora mixed into their training data, each scored on the
+same sets (BLEU / chrF, beam {m['beam']}): the valid splits, which choose, and the hand-written test
+sets, which are only shown.{chosen}
 
 {_table(header, rows)}
 

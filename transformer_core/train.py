@@ -26,6 +26,7 @@ from pathlib import Path
 
 import torch
 import torch.distributed as dist
+import torch.fx.experimental._config  # noqa: F401 - use_duck_shape, set for --compile
 from torch import nn
 from tqdm import tqdm
 
@@ -240,7 +241,9 @@ def main(argv=None) -> int:
         cpu = state.get("cpu", 0.0)
         if rank == 0:
             print(f"resumed {state_path} at step {step}", file=sys.stderr)
-    net = torch.compile(model, dynamic=True) if args.compile else model  # one graph for all batch shapes
+    if args.compile:   # one graph for all batch shapes: dynamic sizes, and a source and a target of the same length
+        torch.fx.experimental._config.use_duck_shape = False   # in the first batch must not tie the two
+    net = torch.compile(model, dynamic=True) if args.compile else model
     if world > 1:
         net = nn.parallel.DistributedDataParallel(net, device_ids=[device.index] if device.type == "cuda" else None)
     criterion = nn.CrossEntropyLoss(ignore_index=cfg.pad_id, label_smoothing=args.label_smoothing)
