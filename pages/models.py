@@ -40,6 +40,7 @@ KIND_MATERIAL = {"bundled": ":material/inventory_2:", "upload": ":material/uploa
 UPLOAD_TYPES = ["zip", "json", "safetensors", "model", "spm", "jsonl", "md"]   # spm: a Marian folder's source.spm, target.spm
 MAX_CARD_CHARS = 20_000
 CONCURRENT_LOADS = 2            # checkpoint loads at once, server-wide (a whole class may click together)
+LOAD_WAIT_S = 20                # how long a load waits for a slot before it answers "busy"
 
 SELECT_KEY = "models_select"
 UPLOADER_N_KEY = "models_uploader_n"       # bumped to clear the uploader after a successful load
@@ -195,9 +196,15 @@ def error_text(err: Exception) -> tuple[str, str]:
 def try_load(load, label_for) -> None:
     """Run load() -> (ckpt, info); on success keep it and make it active, else flash the error."""
     info = {}
+    slots = _load_slots()
+    if not slots.acquire(timeout=LOAD_WAIT_S):          # every slot held (slow Hub, big uploads): say so
+        flash("warning", t("app.busy"))
+        return
     try:
-        with _load_slots():
+        try:
             ckpt, info = load()
+        finally:
+            slots.release()
         key = remember(ckpt, label_for(info), **info)
     except Exception as err:  # noqa: BLE001 - nothing a bad upload does may break the page
         if info.get("folder"):                                  # loaded, but the server cannot keep it
@@ -288,6 +295,9 @@ def upload_tab() -> None:
 
         with st.spinner(t("models.upload.loading")):
             try_load(load, label_for)
+        st.session_state[UPLOADER_N_KEY] = n + 1       # refused (a success reruns before this): the bytes go too,
+        release(files)                                  # and the next run shows the message by an empty uploader
+        st.rerun()
 
 
 def hub_tab() -> None:

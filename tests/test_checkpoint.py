@@ -120,7 +120,7 @@ def test_config_bad_model_option(saved, changes, message):
 # --- every error the loader raises ---------------------------------------------------------------
 
 def test_missing_folder(tmp_path):
-    assert _load_error(tmp_path / "nowhere") == f"checkpoint folder not found: {tmp_path / 'nowhere'}"
+    assert _load_error(tmp_path / "nowhere") == "checkpoint folder not found: nowhere"     # no server path
 
 
 @pytest.mark.parametrize("name", [CONFIG, WEIGHTS, TOKENIZER])
@@ -146,9 +146,11 @@ def test_config_not_an_object(saved):
 
 
 @pytest.mark.parametrize("changes, message", [
-    ({"d_model": "abc"}, "config field 'd_model' must be a positive integer, got 'abc'"),
-    ({"n_heads": 0}, "config field 'n_heads' must be a positive integer, got 0"),
-    ({"vocab_size": True}, "config field 'vocab_size' must be a positive integer, got True"),
+    ({"d_model": "abc"}, "config field 'd_model' must be a whole number from 1 to 2,147,483,647, got abc"),
+    ({"n_heads": 0}, "config field 'n_heads' must be a whole number from 1 to 2,147,483,647, got 0"),
+    ({"vocab_size": True}, "config field 'vocab_size' must be a whole number from 1 to 2,147,483,647, got True"),
+    ({"max_len": 10**400}, "config field 'max_len' must be a whole number from 1 to 2,147,483,647, got 10000000000000000000"),
+    ({"tgt_lang": "![x](http://evil/x.png)"}, "tgt_lang must be a language code such as en, ko or pt-BR, got '![x](http://evil/x.p'"),
     ({"n_heads": 3}, "d_model (16) must be divisible by n_heads (3)"),
     ({"positional": "rotary"}, "positional must be 'sinusoidal' or 'learned', got 'rotary'"),
     ({"dropout": 1.5}, "dropout must be in [0, 1), got 1.5"),
@@ -259,7 +261,7 @@ def test_config_disagrees_with_weights(saved):
 def test_non_float_dtype(saved):
     folder, _ = saved
     _rewrite_weights(folder, lambda s: s.update({"encoder.0.ffn.linear1.bias": torch.zeros(32, dtype=torch.int64)}))
-    assert _load_error(folder) == "tensor 'encoder.0.ffn.linear1.bias' has dtype torch.int64; expected floating point"
+    assert _load_error(folder) == "tensor 'encoder.0.ffn.linear1.bias' has dtype I64; expected float32, float16 or bfloat16"
 
 
 @pytest.mark.parametrize("bad", [math.nan, math.inf])
@@ -289,7 +291,7 @@ def test_special_id_mismatch(saved):
 def test_tokenizer_not_sentencepiece(saved):
     folder, _ = saved
     (folder / TOKENIZER).write_bytes(b"this is not a SentencePiece model")
-    assert _load_error(folder).startswith(f"{TOKENIZER}: {folder / TOKENIZER}: not a SentencePiece model")
+    assert _load_error(folder).startswith(f"{TOKENIZER}: not a SentencePiece model")   # no server path
 
 
 def test_tokenizer_with_other_special_ids(saved, toy_pairs):
@@ -303,7 +305,7 @@ def test_tokenizer_with_other_special_ids(saved, toy_pairs):
     spm.SentencePieceTrainer.train(sentence_iterator=iter([s for pair in toy_pairs for s in pair]),
                                    model_writer=buffer, vocab_size=40, hard_vocab_limit=False, minloglevel=2)
     (folder / TOKENIZER).write_bytes(buffer.getvalue())
-    assert _load_error(folder) == (f"{TOKENIZER}: {folder / TOKENIZER}: SentencePiece model has pad/unk/bos/eos "
+    assert _load_error(folder) == (f"{TOKENIZER}: SentencePiece model has pad/unk/bos/eos "
                                    "ids (-1, 0, 1, 2), expected (0, 1, 2, 3)")
 
 

@@ -7,7 +7,7 @@ from torch import nn
 
 from transformer_core.config import ModelConfig
 from transformer_core.masks import subsequent_mask
-from transformer_core.model import Transformer, sizes
+from transformer_core.model import Transformer, sizes, state_shapes
 from transformer_core.probe import Probe
 
 pytestmark = pytest.mark.usefixtures("one_thread")
@@ -273,3 +273,4 @@ def test_sizes_count_what_the_built_model_holds(options):
                          "n_decoder_layers": 2, "max_len": 24, **options})
     model = Transformer(cfg)
     assert sizes(cfg) == (sum(p.numel() for p in model.parameters()), sum(b.numel() for b in model.buffers()))
+    assert state_shapes(cfg) == {name: tuple(t.shape) for name, t in model.state_dict().items()}

@@ -242,7 +242,7 @@ def test_any_loader_fault_is_a_checkpoint_error(folder, sessions, monkeypatch):
         load_upload([folder / n for n in (CONFIG, WEIGHTS, TOKENIZER)], sessions)
     import transformer_core.upload as upload_module
 
-    def broken(path):
+    def broken(path, config=None):
         raise RuntimeError("something the loader did not expect")
     monkeypatch.setattr(upload_module, "load_checkpoint", broken)
     (folder / CONFIG).write_text(json.dumps(cfg))

@@ -2,12 +2,15 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
 
 ACTIVATIONS = ("relu", "gelu", "swish")      # swish(x) = x·sigmoid(x), also called SiLU
 SINUSOID_LAYOUTS = ("interleaved", "halves")
+LANGUAGE = re.compile(r"[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8}){0,3}")   # a BCP-47-like code: en, ko, pt-BR, zh-Hant
+MAX_INT = 2**31 - 1       # any size field; the upload limits (upload.UploadLimits) bound them much lower
 
 
 class ConfigError(ValueError):
@@ -48,8 +51,9 @@ class ModelConfig:
         ints = ("vocab_size", "d_model", "n_heads", "n_encoder_layers", "n_decoder_layers", "d_ff", "max_len")
         for name in ints:
             value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                raise ConfigError(f"config field '{name}' must be a positive integer, got {value!r}")
+            if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= MAX_INT:
+                raise ConfigError(f"config field '{name}' must be a whole number from 1 to {MAX_INT:,}, "
+                                  f"got {str(value)[:20]}")
         if self.d_model % self.n_heads:
             raise ConfigError(f"d_model ({self.d_model}) must be divisible by n_heads ({self.n_heads})")
         if self.positional not in ("sinusoidal", "learned"):
@@ -67,7 +71,11 @@ class ModelConfig:
         for name in ("pad_id", "unk_id", "bos_id", "eos_id"):
             value = getattr(self, name)
             if not isinstance(value, int) or not 0 <= value < self.vocab_size:
-                raise ConfigError(f"{name} must be a token id below vocab_size, got {value!r}")
+                raise ConfigError(f"{name} must be a token id below vocab_size, got {str(value)[:20]}")
+        for name in ("src_lang", "tgt_lang"):
+            value = getattr(self, name)
+            if not isinstance(value, str) or len(value) > 16 or not LANGUAGE.fullmatch(value):
+                raise ConfigError(f"{name} must be a language code such as en, ko or pt-BR, got {str(value)[:20]!r}")
         return self
 
     def to_json(self) -> str:

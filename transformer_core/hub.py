@@ -8,8 +8,11 @@ push validates the folder (load_checkpoint) and uploads only the checkpoint's fi
 or HF_HUB_OFFLINE=1, only reads it), validates, and with --to copies the files into a folder, e.g. under
 checkpoints/ so the app bundles it.
 
-A repo from the Hub is as untrusted as an upload: from_pretrained checks the file sizes before downloading
-(when online) and runs upload.check_folder before load_checkpoint.
+A repo from the Hub is as untrusted as an upload: the revision must be a commit id or a plain branch or tag
+name (it becomes a file name in the cache), every call has a timeout, from_pretrained checks the file
+sizes the Hub lists before downloading (when online; a size it does not list refuses the repo), the
+snapshot must lie inside the cache, upload.check_folder runs before load_checkpoint, and the cache is
+trimmed, least recently used repos first, to ATLAS_HUB_CACHE_MAX_MB (default 500).
 
 Hugging Face Marian repos (e.g. Helsinki-NLP/opus-mt-en-de, marian.py) load too: their pytorch_model.bin is
 fetched only when the repo has no model.safetensors, and read with torch.load(weights_only=True).
@@ -17,16 +20,23 @@ fetched only when the repo has no model.safetensors, and read with torch.load(we
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import os
+import re
 import shutil
 import sys
 from pathlib import Path
 
 from . import marian
-from .checkpoint import FILES, WEIGHTS, Checkpoint, CheckpointError, load_checkpoint
+from .checkpoint import FILES, WEIGHTS, Checkpoint, CheckpointError, file_cap, load_checkpoint
 from .upload import UploadError, UploadLimits, load_checked, mb
 
 _TRUE = ("1", "true", "yes", "on")
+COMMIT = re.compile(r"[0-9a-f]{40}")
+REF = re.compile(r"[A-Za-z0-9][A-Za-z0-9._/-]{0,99}")     # a branch or tag ("main", "v1.0", "refs/pr/3")
+TIMEOUT_S = 10.0              # every request to the Hub: connecting, and each read of a download
+DEADLINE_S = 120.0            # the whole pull: the page's load slot is free again after it
+CACHE_MAX_MB = 500            # ATLAS_HUB_CACHE_MAX_MB: the deployments' /tmp holds 1 GB with the uploads
 HUB_FILES = (*FILES, *marian.FILES, marian.README, marian.TORCH_WEIGHTS)  # a checkpoint's files, ours or Marian's
 
 
@@ -48,49 +58,107 @@ def cache_dir_env(environ=None) -> str | None:
     return None
 
 
-def _remote_files(repo_id: str, revision: str | None, cache_dir, limits: UploadLimits) -> list[str]:
+def check_revision(revision: str | None) -> str | None:
+    """The revision, if it is a 40-hex commit id or a plain branch or tag name; huggingface_hub turns a
+    ref into a file path in the cache (refs/<revision>), so '..', a leading '/' and the like are refused."""
+    if revision is None or COMMIT.fullmatch(revision):
+        return revision
+    if REF.fullmatch(revision) and ".." not in revision and "//" not in revision \
+            and not revision.endswith(("/", ".", ".lock")):
+        return revision
+    raise UploadError("bad_revision", f"{revision!r} is not a revision: give a branch or tag name (main, v1.0) "
+                      "or a 40-character commit id", revision=revision[:60])
+
+
+def _inside(folder: Path, cache_dir) -> Path:
+    """The snapshot folder, refused unless it lies inside the Hub cache."""
+    from huggingface_hub import constants
+
+    root = Path(cache_dir or constants.HF_HUB_CACHE).resolve()
+    if not Path(folder).resolve().is_relative_to(root):
+        raise UploadError("bad_revision", "the revision does not name a snapshot inside the Hub cache",
+                          revision="")
+    return Path(folder)
+
+
+def trim_cache(cache_dir=None, keep: str | None = None, max_mb: float | None = None) -> int:
+    """Delete the least recently used repos of the Hub cache until it holds at most max_mb
+    (ATLAS_HUB_CACHE_MAX_MB, default 500); never the repo `keep`.  -> the repos deleted."""
+    from huggingface_hub import CacheNotFound, scan_cache_dir
+
+    if max_mb is None:
+        try:
+            max_mb = float(os.environ.get("ATLAS_HUB_CACHE_MAX_MB", "") or CACHE_MAX_MB)
+        except ValueError:
+            max_mb = CACHE_MAX_MB
+    try:
+        info = scan_cache_dir(cache_dir)
+    except (CacheNotFound, OSError):
+        return 0
+    size, deleted = info.size_on_disk, 0
+    for repo in sorted(info.repos, key=lambda r: r.last_accessed):
+        if size <= max_mb * 1024 * 1024:
+            break
+        if repo.repo_id == keep:
+            continue
+        shutil.rmtree(repo.repo_path, ignore_errors=True)
+        size -= repo.size_on_disk
+        deleted += 1
+    return deleted
+
+
+def _remote_files(repo_id: str, revision: str | None, cache_dir, limits: UploadLimits) -> tuple[list[str], str | None]:
     """Before any download: the checkpoint files the Hub lists (pytorch_model.bin only where there is no
-    model.safetensors), whose sizes must fit the caps.  All of HUB_FILES when the Hub cannot be asked
-    (snapshot_download then falls back to the cache)."""
+    model.safetensors), whose sizes must be listed and fit the caps (each file's own cap too), and the
+    commit they are at, which the download then takes (a branch moved in between changes nothing).  When
+    the Hub cannot be asked, the download does not happen either: snapshot() reads the cache alone."""
     from huggingface_hub import snapshot_download
 
-    try:
-        infos = snapshot_download(repo_id, revision=revision, cache_dir=cache_dir, allow_patterns=list(HUB_FILES),
-                                  dry_run=True)
-    except Exception:      # noqa: BLE001 - the real call below reports the fault with its own message
-        return list(HUB_FILES)
+    infos = snapshot_download(repo_id, revision=revision, cache_dir=cache_dir, allow_patterns=list(HUB_FILES),
+                              dry_run=True, etag_timeout=TIMEOUT_S)
     if any(info.filename == WEIGHTS for info in infos):
         infos = [info for info in infos if info.filename != marian.TORCH_WEIGHTS]
     total = 0
     for info in infos:
-        size = info.file_size or 0
-        if size > limits.max_file_bytes:
+        size = info.file_size
+        if not isinstance(size, int) or size < 0:
+            raise UploadError("hub_size_unknown", f"the Hub does not list the size of '{info.filename}', so it "
+                              "is not downloaded", name=info.filename)
+        cap = min(file_cap(info.filename) or limits.max_file_bytes, limits.max_file_bytes)
+        if size > cap:
             raise UploadError("file_too_large", f"'{info.filename}' on the Hub is larger than "
-                              f"{mb(limits.max_file_bytes)} MB, the most one file may be",
-                              name=info.filename, limit_mb=mb(limits.max_file_bytes))
+                              f"{mb(cap)} MB, the most such a file may be", name=info.filename, limit_mb=mb(cap))
         total += size
     if total > limits.max_total_bytes:
         raise UploadError("total_too_large", f"the repo's checkpoint files are larger than "
                           f"{mb(limits.max_total_bytes)} MB in all", limit_mb=mb(limits.max_total_bytes))
-    return [info.filename for info in infos]
+    commits = {info.commit_hash for info in infos}
+    return [info.filename for info in infos], commits.pop() if len(commits) == 1 else revision
 
 
 def snapshot(repo_id: str, revision: str | None = None, cache_dir: str | Path | None = None,
              local_files_only: bool = False, limits: UploadLimits | None = None) -> Path:
     """The folder of the repo's checkpoint files in the Hugging Face cache (downloaded if allowed)."""
-    from huggingface_hub import snapshot_download
+    from huggingface_hub import constants, snapshot_download
     from huggingface_hub.errors import (HfHubHTTPError, LocalEntryNotFoundError, RepositoryNotFoundError,
                                         RevisionNotFoundError)
     from huggingface_hub.utils import HFValidationError
 
     repo_id = (repo_id or "").strip()
-    revision = (revision or "").strip() or None
+    revision = check_revision((revision or "").strip() or None)
     local_files_only = local_files_only or offline_env()
+    constants.HF_HUB_DOWNLOAD_TIMEOUT = min(constants.HF_HUB_DOWNLOAD_TIMEOUT, TIMEOUT_S)  # each read of a file
     try:
-        files = list(HUB_FILES) if local_files_only else _remote_files(repo_id, revision, cache_dir,
-                                                                       limits or UploadLimits())
-        folder = snapshot_download(repo_id, revision=revision, cache_dir=cache_dir,
-                                   allow_patterns=files, local_files_only=local_files_only)
+        files = list(HUB_FILES)
+        if not local_files_only:
+            try:
+                files, revision = _remote_files(repo_id, revision, cache_dir, limits or UploadLimits())
+            except (HfHubHTTPError, OSError, ConnectionError, TimeoutError) as err:
+                if isinstance(err, (RepositoryNotFoundError, RevisionNotFoundError)):
+                    raise
+                local_files_only = True         # the Hub cannot be asked: what the cache holds, nothing new
+        folder = snapshot_download(repo_id, revision=revision, cache_dir=cache_dir, allow_patterns=files,
+                                   local_files_only=local_files_only, etag_timeout=TIMEOUT_S)
     except HFValidationError as err:
         raise CheckpointError(f"'{repo_id}' is not a valid Hugging Face repo id: {err}") from None
     except RepositoryNotFoundError:
@@ -100,22 +168,41 @@ def snapshot(repo_id: str, revision: str | None = None, cache_dir: str | Path | 
     except LocalEntryNotFoundError:
         raise CheckpointError(f"'{repo_id}' is not in the local Hugging Face cache and the Hub "
                               "cannot be reached") from None
-    except (HfHubHTTPError, OSError) as err:
+    except HfHubHTTPError as err:
         raise CheckpointError(f"could not download '{repo_id}': {err}") from None
+    except OSError as err:                       # its file name would be a server path: the reason only
+        raise CheckpointError(f"could not download '{repo_id}': {err.strerror or type(err).__name__}") from None
     except UploadError:
         raise
     except Exception as err:  # noqa: BLE001 - e.g. a connection error type of the HTTP client
         raise CheckpointError(f"could not download '{repo_id}': {type(err).__name__}: {err}") from None
-    return Path(folder)
+    return _inside(Path(folder), cache_dir)
+
+
+def within(seconds: float, fn, *args):
+    """fn(*args), or UploadError "hub_timeout" once `seconds` have passed: the caller (and the load slot it
+    holds) goes on; the call itself ends in the background, at its own timeouts."""
+    pool = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="atlas-hub")
+    try:
+        return pool.submit(fn, *args).result(timeout=seconds)
+    except concurrent.futures.TimeoutError:
+        raise UploadError("hub_timeout", f"the Hub did not answer within {seconds:.0f} s",
+                          seconds=f"{seconds:.0f}") from None
+    finally:
+        pool.shutdown(wait=False)
 
 
 def from_pretrained(repo_id: str, revision: str | None = None, cache_dir: str | Path | None = None,
                     local_files_only: bool = False, limits: UploadLimits | None = None) -> Checkpoint:
     """Load "user/repo" from the Hub, or from its local cache (local_files_only or HF_HUB_OFFLINE=1),
-    with the size caps and pre-checks of an upload.  Raises CheckpointError or UploadError."""
+    with the size caps and pre-checks of an upload, the Hub's part within DEADLINE_S.  Raises
+    CheckpointError or UploadError."""
     limits = limits or UploadLimits.from_env()
-    folder = snapshot(repo_id, revision, cache_dir, local_files_only, limits)
-    return load_checked(folder, limits)
+    folder = within(DEADLINE_S, snapshot, repo_id, revision, cache_dir, local_files_only, limits)
+    try:
+        return load_checked(folder, limits)
+    finally:
+        trim_cache(cache_dir, keep=repo_id.strip())
 
 
 def save_pretrained(checkpoint: Checkpoint, folder: str | Path) -> Path:

@@ -18,16 +18,19 @@ output ids -> pieces through vocab.json -> target.spm's decode_pieces.
 """
 from __future__ import annotations
 
-import json
+import math
 import re
+import zipfile
 from pathlib import Path
 
 import sentencepiece as spm
 import torch
 
-from .checkpoint import CARD, CONFIG, WEIGHTS, Checkpoint, CheckpointError, _check_state, _read_weights
-from .config import ConfigError, ModelConfig
-from .model import Transformer
+from . import checkpoint
+from .checkpoint import (CARD, CONFIG, WEIGHTS, Checkpoint, CheckpointError, _check_state, _read_weights,
+                         check_names_and_shapes, safetensors_header)
+from .config import LANGUAGE, ConfigError, ModelConfig
+from .model import Transformer, state_shapes
 from .positional import sinusoidal_encoding
 
 VOCAB, SOURCE_SPM, TARGET_SPM = "vocab.json", "source.spm", "target.spm"
@@ -36,6 +39,7 @@ README, TOKENIZER_CONFIG = "README.md", "tokenizer_config.json"  # the Hub's mod
 GENERATION_CONFIG = "generation_config.json"  # how transformers' generate decodes it
 REQUIRED = (CONFIG, WEIGHTS, SOURCE_SPM, TARGET_SPM, VOCAB)      # (or TORCH_WEIGHTS for WEIGHTS, but not uploaded)
 FILES = (SOURCE_SPM, TARGET_SPM, VOCAB, TOKENIZER_CONFIG, GENERATION_CONFIG)  # besides config and weights
+MAX_BEAMS = 8                             # num_beams of generate's config: the app decodes at most this wide
 HF_ACTIVATIONS = {"swish": "swish", "silu": "swish", "gelu": "gelu", "relu": "relu"}  # Hugging Face's -> ours
 LANGUAGE_CODE = re.compile(r"^>>[^<>\s]+<<")  # multilingual targets: ">>fra<< text" picks the output language
 
@@ -76,13 +80,18 @@ class UnsupportedModel(CheckpointError):
                          "only Marian (model_type 'marian') checkpoints can be loaded")
 
 
+def model_type(data) -> str | None:
+    """config.json's model_type (a Hugging Face config) as text, or None (this project's own config)."""
+    value = data.get("model_type") if isinstance(data, dict) else None
+    return None if value is None else str(value)[:40]
+
+
 def hf_model_type(config_path: Path) -> str | None:
-    """config.json's model_type (a Hugging Face config), or None (this project's own config, or no JSON)."""
+    """model_type of the config.json file, or None (this project's own config, or no JSON)."""
     try:
-        data = json.loads(config_path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return model_type(checkpoint.read_json(config_path))
+    except (OSError, CheckpointError):
         return None
-    return data.get("model_type") if isinstance(data, dict) else None
 
 
 class MarianTokenizer:
@@ -127,10 +136,8 @@ class MarianTokenizer:
 
 
 def read_json(path: Path) -> dict:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as err:
-        raise CheckpointError(f"{path.name} is not valid JSON: {err}") from None
+    """A JSON object of the folder, read within its cap (checkpoint.file_cap)."""
+    data = checkpoint.read_json(path, {})
     if not isinstance(data, dict):
         raise CheckpointError(f"{path.name} must hold a JSON object")
     return data
@@ -147,7 +154,8 @@ def _spm(path: Path) -> spm.SentencePieceProcessor:
 
 def read_vocab(folder: Path) -> dict[str, int]:
     vocab = read_json(folder / VOCAB)
-    if sorted(vocab.values()) != list(range(len(vocab))) or "<unk>" not in vocab:
+    if not all(type(i) is int for i in vocab.values()) or sorted(vocab.values()) != list(range(len(vocab))) \
+            or "<unk>" not in vocab:
         raise CheckpointError(f"{VOCAB} must map pieces to the ids 0 … n−1, <unk> among them")
     if (folder / "target_vocab.json").is_file():
         raise CheckpointError("separate source and target vocabularies (target_vocab.json) are not supported")
@@ -208,12 +216,45 @@ def marian_name(ours: str) -> str:
     return f"model.{stack}.layers.{i}.{module}.{param}"
 
 
-def read_weights(folder: Path) -> tuple[dict[str, torch.Tensor], str]:
-    """model.safetensors, or else pytorch_model.bin unpickled with weights_only=True.  -> (state, file name)"""
+def marian_shapes(cfg: ModelConfig) -> tuple[dict[str, tuple], dict[str, tuple]]:
+    """(the tensors a Marian file of this config must hold, those it may hold) by Marian's names and shapes."""
+    d, v = cfg.d_model, cfg.vocab_size
+    needed = {marian_name(name): shape for name, shape in state_shapes(cfg).items()
+              if name.startswith(("encoder.", "decoder."))}
+    optional = {"model.shared.weight": (v, d), "model.encoder.embed_tokens.weight": (v, d),
+                "model.decoder.embed_tokens.weight": (v, d), "lm_head.weight": (v, d), "final_logits_bias": (1, v),
+                "model.encoder.embed_positions.weight": (cfg.max_len, d),
+                "model.decoder.embed_positions.weight": (cfg.max_len, d)}
+    return needed, optional
+
+
+def _check_torch_zip(path: Path, limit: int) -> None:
+    """pytorch_model.bin must be in torch.save's zip format, with stored (uncompressed) members of at most
+    `limit` bytes in all: compressed storages would inflate inside torch.load, past every cap."""
+    if not zipfile.is_zipfile(path):      # the legacy format allocates each storage at the size it declares
+        raise CheckpointError(f"{TORCH_WEIGHTS} is in torch's legacy format: only the zip format of "
+                              "torch.save (PyTorch 1.6 and later) is read")
+    try:
+        with zipfile.ZipFile(path) as zf:
+            infos = zf.infolist()
+    except (zipfile.BadZipFile, OSError, ValueError) as err:
+        raise CheckpointError(f"{TORCH_WEIGHTS} is not torch.save's zip format ({err})") from None
+    if len(infos) > checkpoint.MAX_TENSORS or any(i.compress_type != zipfile.ZIP_STORED for i in infos) \
+            or sum(i.file_size for i in infos) > limit:
+        raise CheckpointError(f"{TORCH_WEIGHTS} holds compressed or oversized members; torch.save writes neither")
+
+
+def read_weights(folder: Path, cfg: ModelConfig) -> tuple[dict[str, torch.Tensor], str]:
+    """model.safetensors (its header checked against cfg first), or else pytorch_model.bin unpickled with
+    weights_only=True (stored members only).  -> (state, file name)"""
+    needed, optional = marian_shapes(cfg)
     if (folder / WEIGHTS).is_file():
+        header = safetensors_header(folder / WEIGHTS)
+        check_names_and_shapes({n: shape for n, (_, shape) in header.items()}, needed, WEIGHTS, optional)
         return _read_weights(folder / WEIGHTS), WEIGHTS
     if not (folder / TORCH_WEIGHTS).is_file():
         raise CheckpointError(f"a Marian checkpoint needs {WEIGHTS} or {TORCH_WEIGHTS}")
+    _check_torch_zip(folder / TORCH_WEIGHTS, 2 * (folder / TORCH_WEIGHTS).stat().st_size + (1 << 20))
     try:
         state = torch.load(folder / TORCH_WEIGHTS, map_location="cpu", weights_only=True)
     except Exception as err:  # noqa: BLE001 - any fault of an untrusted file is the file's
@@ -222,12 +263,16 @@ def read_weights(folder: Path) -> tuple[dict[str, torch.Tensor], str]:
     if not isinstance(state, dict) or not all(isinstance(k, str) and isinstance(v, torch.Tensor)
                                               for k, v in state.items()):
         raise CheckpointError(f"{TORCH_WEIGHTS} must hold a dict of named tensors")
+    check_names_and_shapes({n: tuple(t.shape) for n, t in state.items()}, needed, TORCH_WEIGHTS, optional)
     return state, TORCH_WEIGHTS
 
 
 def marian_state(state: dict[str, torch.Tensor], cfg: ModelConfig, file: str) -> tuple[ModelConfig, dict]:
     """Marian's tensors -> (cfg with the embedding ties the weights show, our state dict)."""
-    state = {k: v.float() if v.is_floating_point() else v for k, v in state.items()}
+    for name, tensor in state.items():          # one tensor at a time: names and shapes were checked before
+        if tensor.dtype not in (torch.float32, torch.float16, torch.bfloat16):
+            raise CheckpointError(f"tensor '{name}' has dtype {tensor.dtype}; expected float32, float16 or bfloat16")
+        state[name] = tensor.float()
     shared = state.pop("model.shared.weight", None)
     source = state.pop("model.encoder.embed_tokens.weight", shared)
     target = state.pop("model.decoder.embed_tokens.weight", shared)
@@ -249,7 +294,7 @@ def marian_state(state: dict[str, torch.Tensor], cfg: ModelConfig, file: str) ->
         ours["output.weight"] = output
     if bias is not None:
         ours["logits_bias"] = bias.reshape(-1)
-    for name in Transformer(cfg).state_dict():
+    for name in state_shapes(cfg):
         if name.startswith(("encoder.", "decoder.")):
             key = marian_name(name)
             if key not in state:
@@ -267,27 +312,30 @@ def generate_options(hf: dict, generation: dict) -> dict:
     def option(name, default):
         return generation.get(name, hf.get(name, default))
     alpha, beams = option("length_penalty", 1.0), option("num_beams", 1)
-    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)):
-        raise CheckpointError(f"{GENERATION_CONFIG}: length_penalty must be a number, got {alpha!r}")
-    if isinstance(beams, bool) or not isinstance(beams, int) or beams < 1:
-        raise CheckpointError(f"{GENERATION_CONFIG}: num_beams must be a positive integer, got {beams!r}")
+    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or not math.isfinite(alpha) or abs(alpha) > 10:
+        raise CheckpointError(f"{GENERATION_CONFIG}: length_penalty must be a number from -10 to 10, got {alpha!r}")
+    if isinstance(beams, bool) or not isinstance(beams, int) or not 1 <= beams <= MAX_BEAMS:
+        raise CheckpointError(f"{GENERATION_CONFIG}: num_beams must be a whole number from 1 to {MAX_BEAMS}, "
+                              f"got {beams!r}")
     beam = {"beam": beams} if beams > 1 else {}          # 1 (greedy): the app's beam mode keeps 4
     return {**beam, "alpha": float(alpha), "penalty": "hf", "early_stopping": option("early_stopping", False) is True,
             "renormalize": bool(option("renormalize_logits", False)),
             "force_eos": option("forced_eos_token_id", None) == hf.get("eos_token_id")}
 
 
-def load_marian(folder: Path) -> Checkpoint:
-    """A Hugging Face Marian folder -> Checkpoint, the model in eval mode on the CPU."""
-    hf = read_json(folder / CONFIG)
-    if hf.get("model_type") != "marian":
-        raise UnsupportedModel(hf.get("model_type"))
+def load_marian(folder: Path, hf: dict | None = None) -> Checkpoint:
+    """A Hugging Face Marian folder -> Checkpoint, the model in eval mode on the CPU.  hf: config.json's
+    content, when the caller has parsed it."""
+    hf = read_json(folder / CONFIG) if hf is None else hf
+    if model_type(hf) != "marian":
+        raise UnsupportedModel(model_type(hf))
     missing = [f for f in (VOCAB, SOURCE_SPM, TARGET_SPM) if not (folder / f).is_file()]
     if missing:
         raise CheckpointError(f"Marian checkpoint is missing {', '.join(missing)} (it holds {CONFIG}, "
                               f"{WEIGHTS} or {TORCH_WEIGHTS}, {SOURCE_SPM}, {TARGET_SPM}, {VOCAB})")
     tok_config = read_json(folder / TOKENIZER_CONFIG) if (folder / TOKENIZER_CONFIG).is_file() else {}
-    languages = (str(tok_config.get("source_lang") or "src"), str(tok_config.get("target_lang") or "tgt"))
+    languages = tuple(code if isinstance(code, str) and len(code) <= 16 and LANGUAGE.fullmatch(code) else default
+                      for code, default in ((tok_config.get("source_lang"), "src"), (tok_config.get("target_lang"), "tgt")))
     vocab = read_vocab(folder)
     cfg = marian_config(hf, languages, vocab["<unk>"])
     if len(vocab) != cfg.vocab_size:
@@ -298,7 +346,7 @@ def load_marian(folder: Path) -> Checkpoint:
                               f"<pad> and </s> of {VOCAB}")
     tokenizer = MarianTokenizer(_spm(folder / SOURCE_SPM), _spm(folder / TARGET_SPM), vocab,
                                 cfg.pad_id, cfg.eos_id, cfg.bos_id)
-    state, file = read_weights(folder)
+    state, file = read_weights(folder, cfg)
     cfg, state = marian_state(state, cfg, file)
     model = Transformer(cfg)
     try:

@@ -88,21 +88,40 @@ class DecoderLayer(nn.Module):
         return self.add_norm3(x, self.ffn(x, probe), probe)   # (B, T, d_model)
 
 
+def state_shapes(cfg: ModelConfig) -> dict[str, tuple[int, ...]]:
+    """The name and shape of every tensor of Transformer(cfg).state_dict(), worked out without building it
+    (tests/test_model.py checks them against a built model): an untrusted checkpoint's weights file is
+    compared with these before anything is allocated."""
+    d, f, v = cfg.d_model, cfg.d_ff, cfg.vocab_size
+    shapes = {"embedding.weight": (v, d)}
+    if not cfg.share_src_embedding:
+        shapes["src_embedding.weight"] = (v, d)
+    if not cfg.tie_output:
+        shapes["output.weight"] = (v, d)
+    if cfg.logits_bias:
+        shapes["logits_bias"] = (v,)
+    if cfg.positional == "learned":
+        shapes["pos_embedding.weight"] = (cfg.max_len, d)
+    layers = [("encoder", i, ("self_attn",), 2) for i in range(cfg.n_encoder_layers)]
+    layers += [("decoder", i, ("self_attn", "cross_attn"), 3) for i in range(cfg.n_decoder_layers)]
+    for stack, i, attentions, norms in layers:
+        p = f"{stack}.{i}"
+        for attn in attentions:
+            for w in ("w_q", "w_k", "w_v", "w_o"):
+                shapes |= {f"{p}.{attn}.{w}.weight": (d, d), f"{p}.{attn}.{w}.bias": (d,)}
+        shapes |= {f"{p}.ffn.linear1.weight": (f, d), f"{p}.ffn.linear1.bias": (f,),
+                   f"{p}.ffn.linear2.weight": (d, f), f"{p}.ffn.linear2.bias": (d,)}
+        for n in range(1, norms + 1):
+            shapes |= {f"{p}.add_norm{n}.norm.weight": (d,), f"{p}.add_norm{n}.norm.bias": (d,)}
+    return shapes
+
+
 def sizes(cfg: ModelConfig) -> tuple[int, int]:
-    """(parameters, buffer elements) of Transformer(cfg), counted without building it (tests/test_model.py
-    checks them against a built model): an upload's config is checked before anything is allocated, and
-    building a model on torch's meta device imports torch._dynamo (torch 2.13: +59 MB, ~1 s)."""
-    d, v = cfg.d_model, cfg.vocab_size
-    attention = 4 * (d * d + d)                                  # W_q, W_k, W_v, W_o with their biases
-    ffn = 2 * d * cfg.d_ff + cfg.d_ff + d
-    norm = 2 * d                                                 # LayerNorm's gain and bias
-    layers = (cfg.n_encoder_layers * (attention + ffn + 2 * norm)
-              + cfg.n_decoder_layers * (2 * attention + ffn + 3 * norm))
-    matrices = 1 + (not cfg.share_src_embedding) + (not cfg.tie_output)   # embeddings and output (V, d)
-    learned = cfg.positional == "learned"
-    params = layers + matrices * v * d + (cfg.max_len * d if learned else 0)
-    buffers = (v if cfg.logits_bias else 0) + (0 if learned else cfg.max_len * d)
-    return params, buffers
+    """(parameters, buffer elements) of Transformer(cfg), counted from state_shapes: the logits bias and
+    the sine table (not in the state dict) are buffers."""
+    counts = {name: math.prod(shape) for name, shape in state_shapes(cfg).items()}
+    bias = counts.pop("logits_bias", 0)
+    return sum(counts.values()), bias + (0 if cfg.positional == "learned" else cfg.max_len * cfg.d_model)
 
 
 class Transformer(nn.Module):

@@ -42,6 +42,15 @@ def tensor_bytes(module) -> int:
     return sum(t.numel() * t.element_size() for t in (*module.parameters(), *module.buffers()))
 
 
+def checkpoint_bytes(ckpt) -> int:
+    """What a loaded checkpoint keeps in memory: its tensors, and its card, examples, training record and
+    vocabulary (a Python str or dict takes several times its file's bytes: counted at 8 B a character)."""
+    text = len(ckpt.card) + len(repr(ckpt.examples)) + len(repr(ckpt.training)) + len(repr(ckpt.gold))
+    vocab = getattr(ckpt.tokenizer, "vocab", None)
+    text += len(repr(vocab)) if isinstance(vocab, dict) else 0
+    return tensor_bytes(ckpt.model) + 8 * text
+
+
 @dataclass
 class _Entry:
     owner: str

@@ -7,7 +7,9 @@
     run_folder(kind, folder, …)                RUNS[kind] on the checkpoint in `folder`, loaded once per
                                                process: what a worker process of workpool.WorkPool runs
 
-No Streamlit here: the pages (pages/ui/sentence.py) call these on a worker pool.
+No Streamlit here: the pages (pages/ui/sentence.py) call these on a worker pool.  A run whose attention
+record would pass RECORD_BUDGET (an uploaded model of many layers and heads, a long sentence) is refused
+with RunTooLarge before it starts.
 """
 from __future__ import annotations
 
@@ -19,7 +21,41 @@ import torch
 
 from . import explain
 from .checkpoint import Checkpoint, load_checkpoint
-from .translate import translate
+from .translate import source_ids, translate
+
+RECORD_BUDGET = 32_000_000      # numbers one run may hold at once (float32: 128 MB); the bundled models need < 5 M
+
+
+class RunTooLarge(ValueError):
+    """A run that would hold more numbers than RECORD_BUDGET: .elements, .budget."""
+
+    def __init__(self, elements: int, budget: int):
+        super().__init__(f"this sentence would make the model hold {elements:,} numbers at once, more than "
+                         f"the {budget:,} one run may")
+        self.elements, self.budget = elements, budget
+
+    def __reduce__(self):              # raised in a worker process, it travels back pickled
+        return RunTooLarge, (self.elements, self.budget)
+
+
+def recorded_elements(cfg, src_len: int, beam: int) -> int:
+    """What a traced run holds, at most: every layer's and head's attention of one teacher-forced pass,
+    L·h·(S² + T² + T·S), and the decoding steps' cross-attention rows of each live hypothesis (beam·T·S);
+    the FFN's hidden activations of every layer ((S + T)·d_ff·L, which a full trace keeps), and the
+    logits over the vocabulary (T·V).  T is the longest output decoding allows (decoding.default_max_len)."""
+    S = src_len
+    T = min(cfg.max_len - 1, 2 * S + 10)
+    attention = cfg.n_heads * (cfg.n_encoder_layers * S * S
+                               + cfg.n_decoder_layers * (T * T + (1 + max(beam, 1)) * T * S))
+    ffn = (cfg.n_encoder_layers * S + cfg.n_decoder_layers * T) * cfg.d_ff
+    return attention + ffn + T * cfg.vocab_size
+
+
+def check_budget(ckpt: Checkpoint, text: str, beam: int) -> None:
+    src, _ = source_ids(ckpt.tokenizer, text, ckpt.config.max_len)
+    elements = recorded_elements(ckpt.config, len(src), beam)
+    if elements > RECORD_BUDGET:
+        raise RunTooLarge(elements, RECORD_BUDGET)
 
 
 def one_thread() -> None:
@@ -31,6 +67,7 @@ def one_thread() -> None:
 def translation(ckpt: Checkpoint, text: str, beam: int, heads_off: tuple) -> dict:
     """Translate, then ONE traced teacher-forced forward on [BOS] + output for the attention."""
     one_thread()
+    check_budget(ckpt, text, beam)
     off = explain.heads_off_map(heads_off) or None
     tr = translate(ckpt, text, beam=beam, heads_off=off)
     tok = ckpt.tokenizer
@@ -44,6 +81,7 @@ def translation(ckpt: Checkpoint, text: str, beam: int, heads_off: tuple) -> dic
 def steps(ckpt: Checkpoint, text: str, beam: int, heads_off: tuple) -> dict:
     """Translate with a trace of every decoding step (numpy, so it caches and pickles cheaply)."""
     one_thread()
+    check_budget(ckpt, text, beam)
     tr = translate(ckpt, text, beam=beam, trace=True)
     tok = ckpt.tokenizer
     trace = [{"step": s.step, "prefixes": [list(p) for p in s.prefixes],

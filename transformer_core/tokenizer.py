@@ -72,11 +72,8 @@ class Tokenizer:
     def load(cls, path: str | Path) -> "Tokenizer":
         path = Path(path)
         if not path.is_file():
-            raise TokenizerError(f"SentencePiece model not found: {path}")
-        try:
-            return cls.from_serialized(path.read_bytes())
-        except TokenizerError as err:
-            raise TokenizerError(f"{path}: {err}") from None
+            raise TokenizerError(f"SentencePiece model not found: {path.name}")
+        return cls.from_serialized(path.read_bytes())      # its errors name no path: the caller names the file
 
     def serialized_model(self) -> bytes:
         return self.sp.serialized_model_proto()

@@ -57,7 +57,7 @@ def parse_log(text: str) -> TrainLog:
             continue
         try:
             row = json.loads(line)
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):
             log.skipped += 1
             continue
         step = _number(row.get("step")) if isinstance(row, dict) else None

@@ -18,8 +18,12 @@ What an upload can never do
   under the caller's (per-session) dir with the canonical name; members with "..", absolute or drive
   paths, symlinks or encryption make the whole archive refused; unknown names and nested archives are
   skipped, never opened;
-- make the server build a huge model: the size of the model config.json describes is computed on the
-  "meta" device (no memory) and must fit the weights file and the caps before anything is allocated.
+- make the server build a huge model or record a huge run: the model config.json describes must have at
+  most 16 heads of at least 8 dimensions, 12 layers a stack, 8,192 positions, an FFN at most 8 times
+  d_model and 131,072 pieces, and its size, counted without building it, must fit the weights file and
+  the caps before anything is allocated (runs.RECORD_BUDGET then bounds each run);
+- make the server read a huge small file: each file has a cap by its name (checkpoint.file_cap: 1 MB for
+  JSON and the card), checked when it is copied and again when it is read.
 
 A Hugging Face Marian folder (marian.py) is accepted too: config.json, model.safetensors, source.spm,
 target.spm and vocab.json (its pytorch_model.bin is a pickle, refused like any other).
@@ -42,7 +46,8 @@ from pathlib import Path
 from typing import BinaryIO
 
 from . import marian
-from .checkpoint import CONFIG, FILES, REQUIRED, WEIGHTS, Checkpoint, CheckpointError, load_checkpoint
+from .checkpoint import (CONFIG, FILES, REQUIRED, WEIGHTS, Checkpoint, CheckpointError, file_cap, load_checkpoint,
+                         read_json)
 
 MB = 1024 * 1024
 CHUNK = 1 * MB
@@ -70,7 +75,12 @@ class UploadLimits:
     max_file_bytes: int = 200 * MB     # any one file
     max_members: int = 32              # entries in a zip (files and folders)
     max_files: int = 16                # files picked in one upload
-    max_layers: int = 128              # n_encoder_layers + n_decoder_layers in config.json
+    max_layers: int = 12               # n_encoder_layers, and n_decoder_layers, in config.json
+    max_heads: int = 16                # n_heads
+    min_d_k: int = 8                   # d_model / n_heads
+    max_positions: int = 8192          # max_len
+    max_ffn_ratio: int = 8             # d_ff / d_model
+    max_vocab: int = 131_072           # vocab_size (OPUS-MT's are at most ~80,000)
     max_model_bytes: int = 0           # the model in memory (float32 parameters + buffers); 0: 2 × max_file_bytes + 64 MB
 
     @property
@@ -143,8 +153,8 @@ DISK_FULL = (errno.ENOSPC, errno.EDQUOT)
 
 
 def _disk_full(err: OSError):
-    raise UploadError("disk_full", f"the server's disk is full: the upload could not be stored ({err})",
-                      error=str(err)) from None
+    raise UploadError("disk_full", f"the server's disk is full: the upload could not be stored ({err.strerror})",
+                      error=str(err.strerror)) from None
 
 
 def copy_capped(src: BinaryIO, dest: Path, limit: int, on_exceed) -> int:
@@ -196,20 +206,31 @@ def _too_large_total(limits: UploadLimits):
 def _check_size(name: str, size: int | None, budget: _Budget) -> None:
     if size is None:
         return
+    cap = file_cap(name)
+    if cap is not None and cap < budget.limits.max_file_bytes and size > cap:
+        _too_large_for_its_kind(name, cap)
     if size > budget.limits.max_file_bytes:
         _too_large_file(name, budget.limits)
     if size > budget.left:
         _too_large_total(budget.limits)
 
 
+def _too_large_for_its_kind(name: str, cap: int):
+    raise UploadError("file_too_large", f"'{name}' is larger than {mb(cap)} MB, the most a {name} may be",
+                      name=name, limit_mb=mb(cap))
+
+
 def _copy_member(src: BinaryIO, dest: Path, name: str, budget: _Budget, declared: int | None = None) -> None:
     """Copy one file; a zip member (declared = the size its headers give) may not inflate past that."""
     limits = budget.limits
-    limit = min(limits.max_file_bytes, budget.left)
+    cap = file_cap(name) or limits.max_file_bytes
+    limit = min(limits.max_file_bytes, cap, budget.left)
     if declared is not None:
         limit = min(limit, declared)
 
     def exceeded():
+        if cap < limits.max_file_bytes and limit == cap:
+            _too_large_for_its_kind(name, cap)
         if declared is not None:
             raise UploadError("zip_bomb", f"'{name}' inflates to more than the {declared:,} bytes its archive "
                               "declares: the archive was refused", name=name, declared=f"{declared:,}")
@@ -419,36 +440,65 @@ def sniff_weights(path: Path) -> None:
 
 
 def model_size(config) -> tuple[int, int]:
-    """(parameters, bytes in memory as float32 parameters + float64-computed buffers) of the model config
-    describes, counted: nothing is built or allocated."""
+    """(parameters, bytes in memory) of the model config describes, counted: nothing is built or allocated.
+    Parameters are float32 (4 B); the sine table is computed in float64 with temporaries (20 B an element,
+    measured at its peak)."""
     from .model import sizes
 
     params, buffers = sizes(config)
-    return params, 4 * params + 8 * buffers
+    return params, 4 * params + 20 * buffers
 
 
-def described_models(folder: Path):
-    """(largest, smallest) model config.json may describe: the same config for this project's own; a
-    Marian config.json does not say whether the embeddings are tied (its weights do), so both bounds."""
+def described_models(data: dict):
+    """(largest, smallest) model config.json (its parsed content) may describe: the same config for this
+    project's own; a Marian config.json does not say whether the embeddings are tied (its weights do), so
+    both bounds."""
     from .config import ModelConfig
 
-    if marian.hf_model_type(folder / CONFIG) == "marian":
-        smallest = marian.marian_config(marian.read_json(folder / CONFIG), ("", ""), unk_id=0)
+    if marian.model_type(data) == "marian":
+        smallest = marian.marian_config(data, ("src", "tgt"), unk_id=0)
         return ModelConfig(**{**vars(smallest), "share_src_embedding": False, "tie_output": False}), smallest
-    config = ModelConfig.load(folder / CONFIG)
+    config = ModelConfig.from_dict(data)
     return config, config
 
 
-def check_folder(folder: str | Path, limits: UploadLimits | None = None) -> None:
+def _model_too_large(what: str, limit: str):
+    raise UploadError("model_too_large", f"{CONFIG} describes a model too large for this server: {what} "
+                      f"(the limit is {limit})", what=what, limit=limit)
+
+
+def check_shapes(config, limits: UploadLimits) -> None:
+    """What one run of the model may record grows with layers × heads × length²: bound each."""
+    for stack in ("n_encoder_layers", "n_decoder_layers"):
+        if getattr(config, stack) > limits.max_layers:
+            _model_too_large(f"{stack} = {getattr(config, stack)}", f"{limits.max_layers} layers a stack")
+    if config.n_heads > limits.max_heads:
+        _model_too_large(f"n_heads = {config.n_heads}", f"{limits.max_heads} heads")
+    if config.d_k < limits.min_d_k:
+        _model_too_large(f"d_k = {config.d_k}", f"d_k of at least {limits.min_d_k}")
+    if config.max_len > limits.max_positions:
+        _model_too_large(f"max_len = {config.max_len}", f"{limits.max_positions:,} positions")
+    if config.d_ff > limits.max_ffn_ratio * config.d_model:
+        _model_too_large(f"d_ff = {config.d_ff}", f"d_ff of at most {limits.max_ffn_ratio} × d_model")
+    if config.vocab_size > limits.max_vocab:
+        _model_too_large(f"vocab_size = {config.vocab_size:,}", f"{limits.max_vocab:,} pieces")
+
+
+def check_folder(folder: str | Path, limits: UploadLimits | None = None) -> dict | None:
     """The checks an untrusted checkpoint folder (an upload, a Hub snapshot) passes before load_checkpoint
-    may allocate anything: file sizes, weights not a pickle, and a model size that fits the weights and caps."""
+    may allocate anything: file sizes (each within its cap), weights not a pickle, and a model whose shape
+    and size fit the caps and the weights.  -> config.json's content (parsed once), or None when it cannot
+    be read (load_checkpoint then reports it)."""
     limits = limits or UploadLimits()
     folder = Path(folder)
     total = 0
-    for name in (*FILES, *marian.FILES, marian.TORCH_WEIGHTS):
+    for name in (*FILES, *marian.FILES, marian.README, marian.TORCH_WEIGHTS):
         path = folder / name
         if path.is_file():
             size = path.stat().st_size
+            cap = file_cap(name)
+            if cap is not None and cap < limits.max_file_bytes and size > cap:
+                _too_large_for_its_kind(name, cap)
             if size > limits.max_file_bytes:
                 _too_large_file(name, limits)
             total += size
@@ -457,32 +507,28 @@ def check_folder(folder: str | Path, limits: UploadLimits | None = None) -> None
     if (folder / WEIGHTS).is_file():
         sniff_weights(folder / WEIGHTS)
     try:
-        config, smallest = described_models(folder)
+        data = read_json(folder / CONFIG)
+        config, smallest = described_models(data)
     except Exception:        # noqa: BLE001 - load_checkpoint reports a bad config.json with its own message
-        return
-    layers = config.n_encoder_layers + config.n_decoder_layers
-    if layers > limits.max_layers:
-        raise UploadError("model_too_large", f"{CONFIG} describes {layers} layers, more than the "
-                          f"{limits.max_layers} this server builds", what=f"{layers} layers",
-                          limit=f"{limits.max_layers} layers")
+        return None
+    check_shapes(config, limits)
     params, nbytes = model_size(config)
-    weights = next((f.stat().st_size for f in (folder / WEIGHTS, folder / marian.TORCH_WEIGHTS) if f.is_file()), 0)
+    weights_file = next((f for f in (folder / WEIGHTS, folder / marian.TORCH_WEIGHTS) if f.is_file()), None)
     if nbytes > limits.model_bytes:
-        raise UploadError("model_too_large", f"{CONFIG} describes a model of {params:,} parameters "
-                          f"({mb(nbytes)} MB in memory), more than the {mb(limits.model_bytes)} MB this server builds",
-                          what=f"{params:,} parameters ({mb(nbytes)} MB)", limit=f"{mb(limits.model_bytes)} MB")
+        _model_too_large(f"{params:,} parameters ({mb(nbytes)} MB)", f"{mb(limits.model_bytes)} MB")
     params = model_size(smallest)[0]
-    if weights and params > weights:
-        raise UploadError("weights_too_small", f"{CONFIG} describes {params:,} parameters, but {WEIGHTS} "
-                          f"holds only {weights:,} bytes: the weights cannot match the config",
-                          params=f"{params:,}", size=f"{weights:,}")
+    if weights_file and params > weights_file.stat().st_size:
+        raise UploadError("weights_too_small", f"{CONFIG} describes {params:,} parameters, but {weights_file.name} "
+                          f"holds only {weights_file.stat().st_size:,} bytes: the weights cannot match the config",
+                          params=f"{params:,}", size=f"{weights_file.stat().st_size:,}", name=weights_file.name)
+    return data
 
 
 def load_checked(folder: str | Path, limits: UploadLimits | None = None) -> Checkpoint:
     """check_folder, then load_checkpoint; any other exception from the loader becomes CheckpointError."""
-    check_folder(folder, limits)
+    data = check_folder(folder, limits)
     try:
-        return load_checkpoint(folder)
+        return load_checkpoint(folder, data)
     except CheckpointError:
         raise
     except Exception as err:   # noqa: BLE001 - e.g. a bare ValueError from config validation
@@ -523,15 +569,23 @@ _KINDS = (
     ("checkpoint is missing", "missing"),
     ("checkpoint folder not found", "missing"),
     ("is not a valid safetensors file", "bad_weights"),
+    ("tensors, more than the", "bad_weights"),
     ("lacks tensors", "weights_mismatch"),
     ("has tensors the config does not know", "weights_mismatch"),
     ("but config.json implies", "weights_mismatch"),
-    ("expected floating point", "bad_values"),
+    ("expected float32", "bad_values"),
+    ("MB, the most it may be", "file_too_large"),
+    ("holds compressed or oversized members", "bad_torch_weights"),
+    ("training.json", "bad_training"),
     ("NaN or infinite", "bad_values"),
     ("vocabulary mismatch", "vocab_mismatch"),
     (f"{CONFIG}:", "bad_config"),
     ("spm.model:", "bad_tokenizer"),
     ("examples.json", "bad_examples"),
+    ("generation_config.json", "bad_generation"),
+    ("vocab.json", "bad_vocab"),
+    (".spm:", "bad_tokenizer"),
+    ("tokenizer_config.json", "bad_config"),
     ("is not in the local Hugging Face cache", "hf_not_cached"),
     ("was not found", "hf_not_found"),
     ("is not a valid Hugging Face repo id", "hf_bad_id"),

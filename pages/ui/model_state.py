@@ -33,9 +33,11 @@ from streamlit.runtime import Runtime
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from transformer_core.checkpoint import Checkpoint, CheckpointError, load_checkpoint
-from transformer_core.registry import ModelRegistry, tensor_bytes
+from transformer_core.registry import ModelRegistry, checkpoint_bytes
 
+from . import upload_store
 from .i18n import t
+from .widgets import escape_md
 
 CHECKPOINTS_DIR = Path(os.environ.get("ATLAS_CHECKPOINTS_DIR") or Path(__file__).resolve().parents[2] / "checkpoints")
 ACTIVE_KEY, SESSION_MODELS_KEY = "active_model", "session_models"
@@ -114,7 +116,7 @@ def choose_bundled(name: str) -> None:
 def add_session_model(ckpt: Checkpoint, label: str, on_drop: Callable[[], None] | None = None) -> str:
     """Keep ckpt for this session (REGISTRY may evict others, this session's least recently used first;
     registry.TooLarge if it can never fit) and make it active; on_drop runs when it leaves."""
-    handle = REGISTRY.add(owner(), label, ckpt, tensor_bytes(ckpt.model), on_drop)
+    handle = REGISTRY.add(owner(), label, ckpt, checkpoint_bytes(ckpt), on_drop)
     key = f"{SESSION}{handle[:8]}:{label}"
     session_models()[key] = (label, handle)
     st.session_state[ACTIVE_KEY] = key
@@ -139,7 +141,7 @@ def evicted_notice() -> None:
     """Name this session's models evicted to make room since its last run (each run of app.py)."""
     labels = REGISTRY.take_evicted(owner())
     if labels:
-        st.warning(t("model.evicted", labels=", ".join(labels)), icon=":material/delete_sweep:")
+        st.warning(t("model.evicted", labels=escape_md(", ".join(labels))), icon=":material/delete_sweep:")
 
 
 # ---------------------------------------------------------------- closed sessions
@@ -163,6 +165,7 @@ def reap_closed_sessions(is_active: Callable[[str], bool]) -> list[str]:
             _gone_since.pop(sid, None)
         elif now - _gone_since.setdefault(sid, now) >= GRACE_S:
             REGISTRY.drop_owner(sid)
+            upload_store.drop_session(sid)
             folder = _SESSION_DIRS.pop(sid, None)
             if folder is not None:
                 shutil.rmtree(folder, ignore_errors=True)
@@ -214,8 +217,10 @@ def _reap_forever() -> None:
 @st.cache_resource(show_spinner=False)
 def start_reaper() -> threading.Thread:
     """Once per server: a daemon thread reaping closed sessions (and collecting garbage) every REAP_EVERY_S;
-    large blocks of memory kept out of the heap (_fix_mmap_threshold)."""
+    large blocks of memory kept out of the heap (_fix_mmap_threshold); the uploaded-file store's quota."""
     _fix_mmap_threshold()
+    if Runtime.exists():
+        upload_store.install()
     thread = threading.Thread(target=_reap_forever, name="atlas-reaper", daemon=True)
     thread.start()
     return thread

@@ -91,7 +91,7 @@ def sentence_input(page: str, ckpt: Checkpoint) -> tuple[str, int] | None:
                                     help=t("sentence.mode_help", beam=beam_width(ckpt), alpha=ckpt.beam_options["alpha"],
                                            lp=t(f"sentence.lp.{ckpt.beam_options['penalty']}"),
                                            setting=search_note(ckpt)))
-    text = st.text_input(t("sentence.input", src=ckpt.config.src_lang, tgt=ckpt.config.tgt_lang),
+    text = st.text_input(t("sentence.input", src=escape_md(ckpt.config.src_lang), tgt=escape_md(ckpt.config.tgt_lang)),
                          key=text_key, placeholder=t("sentence.placeholder"), help=t("sentence.input_help", limit=MAX_CHARS))
     with st.container(horizontal=True, gap="small", vertical_alignment="center"):
         st.caption(t("sentence.examples"), width="content")
@@ -155,7 +155,7 @@ def unreadable_notice(ckpt: Checkpoint, text: str) -> None:
     offer = t("sentence.unreadable.try", models=", ".join(others)) if others else t("sentence.unreadable.none")
     code = ckpt.config.src_lang
     reads = t("sentence.unreadable.reads", language=t(f"srclang.{code}") if t(f"srclang.{code}") != f"srclang.{code}"
-              else code, script=_script_name(found.expected))
+              else escape_md(code), script=_script_name(found.expected))
     if found.wrong_script:
         body = t("sentence.unreadable.script", script=_script_name(found.script), reads=reads,
                  unknown=found.unknown, pieces=found.pieces)

@@ -1,0 +1,408 @@
+"""The attacks of the security review (docs/security.md), each with a small crafted input: the server
+refuses it with a clear, translated message, and, where the attack was on memory, a fresh process
+running it stays near the memory of a process that does nothing (tests/security_probe.py, under an
+address-space limit)."""
+import io
+import json
+import shutil
+import struct
+import zipfile
+
+import pytest
+import torch
+from safetensors.torch import save_file
+
+from pages.ui.i18n import strings
+from security_probe import baseline_mb, run_probe
+from transformer_core import hub
+from transformer_core.checkpoint import (CARD, CONFIG, EXAMPLES, TOKENIZER, TRAINING, WEIGHTS, CheckpointError,
+                                         load_checkpoint)
+from transformer_core.config import ModelConfig
+from transformer_core.runs import RECORD_BUDGET, RunTooLarge, recorded_elements
+from transformer_core.upload import UploadError, UploadLimits, check_folder, checkpoint_error_kind, load_upload
+
+pytestmark = pytest.mark.usefixtures("one_thread")
+
+NEAR_MB = 80          # a refused attack may cost a probe this much over the baseline (an import, a parse)
+COMMIT = "0123456789abcdef0123456789abcdef01234567"
+
+
+def translated(err: Exception) -> None:
+    """The error has a message in both interface languages (the Models page shows it)."""
+    key = (f"models.err.{err.code}" if isinstance(err, UploadError)
+           else f"models.ckpt.{checkpoint_error_kind(err)}")
+    assert not key.endswith(".other")
+    for lang in ("ko", "en"):
+        assert key in strings(lang), (key, lang)
+
+
+def zip_of(entries: dict[str, bytes]) -> bytes:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as zf:
+        for name, data in entries.items():
+            zf.writestr(name, data)
+    return buf.getvalue()
+
+
+def named(name: str, data: bytes):
+    f = io.BytesIO(data)
+    f.name, f.size = name, len(data)
+    return f
+
+
+@pytest.fixture
+def folder(tmp_path, toy_checkpoints):
+    out = tmp_path / "model"
+    shutil.copytree(toy_checkpoints / "toy-en", out)
+    return out
+
+
+def hf_cache(root, folder, repo="user/repo"):
+    """A Hugging Face cache holding `folder` as repo's main revision."""
+    cache = root / "hf_cache"
+    repo_dir = cache / ("models--" + repo.replace("/", "--"))
+    (repo_dir / "refs").mkdir(parents=True)
+    (repo_dir / "refs" / "main").write_text(COMMIT)
+    snap = repo_dir / "snapshots" / COMMIT
+    snap.mkdir(parents=True)
+    for p in folder.iterdir():
+        shutil.copyfile(p, snap / p.name)
+    return cache, snap
+
+
+# --- 1. the Hub revision is a path ------------------------------------------------------------------
+
+@pytest.mark.parametrize("revision", ["/dev/zero", "/etc", "/nonexistent", "../../../../etc/passwd", "main/../..",
+                                      "-rf", "a b", "x" * 101])
+def test_a_revision_that_is_a_path_is_refused_before_the_cache_is_read(revision, tmp_path):
+    probe = run_probe(f"hub.from_pretrained('user/repo', revision={revision!r}, cache_dir={str(tmp_path)!r})")
+    assert probe.result["code"] == "bad_revision", probe.output
+    assert probe.peak_mb < baseline_mb() + NEAR_MB
+
+
+def test_existing_and_missing_server_folders_get_the_same_answer(tmp_path):
+    answers = {p: run_probe(f"hub.from_pretrained('user/repo', revision={p!r}, cache_dir={str(tmp_path)!r})")
+               .result["message"].replace(p, "") for p in ("/etc", "/nonexistent")}
+    assert len(set(answers.values())) == 1
+
+
+def test_branch_tag_and_commit_revisions_still_load(folder, tmp_path):
+    cache, snap = hf_cache(tmp_path, folder)
+    (snap.parents[1] / "refs" / "v1.0").write_text(COMMIT)
+    for revision in (None, "main", "v1.0", COMMIT):
+        assert hub.from_pretrained("user/repo", revision=revision, cache_dir=cache).path == snap
+    with pytest.raises(UploadError) as info:
+        hub.from_pretrained("user/repo", revision="../../x", cache_dir=cache)
+    translated(info.value)
+
+
+# --- 2. JSON, card and config amplification --------------------------------------------------------
+
+AMPLIFIED = {TRAINING: lambda: b"[" + b"[]," * 3_000_000 + b"[]]",            # made when a test needs it
+             EXAMPLES: lambda: b"[" + b'{"src": ""},' * 500_000 + b"{}]", CARD: lambda: b"#" * 190_000_000}
+
+
+@pytest.mark.parametrize("name", list(AMPLIFIED))
+def test_a_small_zip_of_a_huge_json_or_card_is_refused_while_copying(folder, tmp_path, name):
+    upload = tmp_path / "m.zip"
+    upload.write_bytes(zip_of({**{p.name: p.read_bytes() for p in folder.iterdir()}, name: AMPLIFIED[name]()}))
+    assert upload.stat().st_size < 1_000_000
+    probe = run_probe(f"upload.load_upload([{str(upload)!r}], {str(tmp_path / 's')!r})")
+    assert probe.result["code"] == "file_too_large" and name in probe.result["message"], probe.output
+    assert probe.peak_mb < baseline_mb() + NEAR_MB
+
+
+@pytest.mark.parametrize("name", [TRAINING, EXAMPLES, CARD, CONFIG])
+def test_a_hub_snapshot_with_a_huge_file_is_refused_before_it_is_read(folder, tmp_path, name):
+    (folder / name).write_bytes(b" " * 5_000_000 + b"{}")
+    cache, _ = hf_cache(tmp_path, folder)
+    probe = run_probe(f"hub.from_pretrained('user/repo', cache_dir={str(cache)!r})")
+    assert probe.result["code"] == "file_too_large" and name in probe.result["message"], probe.output
+    assert probe.peak_mb < baseline_mb() + NEAR_MB
+    with pytest.raises(CheckpointError) as info:             # a folder loaded directly, without the upload checks
+        load_checkpoint(folder)
+    translated(info.value)
+
+
+def test_config_json_is_parsed_once_per_load(folder, monkeypatch):
+    from transformer_core import checkpoint
+
+    reads = []
+    original = checkpoint.read_json
+    monkeypatch.setattr(checkpoint, "read_json", lambda path, default=None: reads.append(path.name)
+                        or original(path, default))
+    from transformer_core import upload
+    monkeypatch.setattr(upload, "read_json", checkpoint.read_json)
+    upload.load_checked(folder)
+    assert reads.count(CONFIG) == 1
+
+
+# --- 3. one tab piles up upload bytes --------------------------------------------------------------
+
+def test_the_upload_store_has_a_quota_per_session(monkeypatch):
+    from starlette.exceptions import HTTPException
+    from streamlit.runtime.memory_uploaded_file_manager import MemoryUploadedFileManager
+    from streamlit.runtime.uploaded_file_manager import UploadedFileRec
+
+    from pages.ui import upload_store
+
+    monkeypatch.setenv("ATLAS_UPLOAD_MAX_MB", "20")                # quota: 20 + 16 MB
+    manager = MemoryUploadedFileManager("/upload")
+    upload_store.install(manager)
+    upload_store.install(manager)                                   # once only
+    chunk = b"x" * (8 << 20)
+    for i in range(4):
+        manager.add_file("tab-1", UploadedFileRec(f"f{i}", "m.zip", "application/zip", chunk))
+    with pytest.raises(HTTPException) as info:
+        manager.add_file("tab-1", UploadedFileRec("f4", "m.zip", "application/zip", chunk))
+    assert info.value.status_code == 413
+    manager.add_file("tab-1", UploadedFileRec("f0", "m.zip", "application/zip", chunk))   # a replaced file: same bytes
+    manager.add_file("tab-2", UploadedFileRec("g0", "m.zip", "application/zip", chunk))   # another session: its own
+    monkeypatch.setenv("ATLAS_UPLOAD_STORE_MAX_MB", "40")          # all sessions: 40 MB
+    with pytest.raises(HTTPException) as info:
+        manager.add_file("tab-3", UploadedFileRec("h0", "m.zip", "application/zip", chunk))
+    assert info.value.status_code == 413
+    monkeypatch.delenv("ATLAS_UPLOAD_STORE_MAX_MB")
+    manager.remove_session_files("tab-1")
+    manager.add_file("tab-1", UploadedFileRec("f5", "m.zip", "application/zip", chunk))
+    assert upload_store.session_bytes(manager, "tab-1") == len(chunk)
+
+
+# --- 4. a tiny model that records gigabytes ---------------------------------------------------------
+
+@pytest.mark.parametrize("change, what", [
+    ({"n_encoder_layers": 32}, "n_encoder_layers = 32"), ({"n_decoder_layers": 13}, "n_decoder_layers = 13"),
+    ({"n_heads": 32, "d_model": 512}, "n_heads = 32"), ({"n_heads": 16, "d_model": 64}, "d_k = 4"),
+    ({"max_len": 10_000}, "max_len = 10000"), ({"d_ff": 700_000}, "d_ff = 700000"),
+    ({"vocab_size": 500_000}, "vocab_size = 500,000")])
+def test_an_uploaded_shape_past_the_bounds_is_refused(folder, tmp_path, change, what):
+    config = json.loads((folder / CONFIG).read_text())
+    (folder / CONFIG).write_text(json.dumps({**config, **change}))
+    with pytest.raises(UploadError) as info:
+        load_upload([folder / n for n in (CONFIG, WEIGHTS, TOKENIZER)], tmp_path / "s")
+    assert info.value.code == "model_too_large" and what in str(info.value)
+    translated(info.value)
+
+
+def test_a_run_past_the_record_budget_is_refused_before_it_starts(toy_checkpoints):
+    ckpt = load_checkpoint(toy_checkpoints / "toy-en")
+    from transformer_core import runs
+
+    wide = ModelConfig(vocab_size=64, d_model=128, n_heads=16, n_encoder_layers=12, n_decoder_layers=12,
+                       max_len=8192)
+    assert recorded_elements(wide, 300, 4) > RECORD_BUDGET
+    bundled = load_checkpoint("checkpoints/enko").config
+    assert recorded_elements(bundled, bundled.max_len, 4) < RECORD_BUDGET / 10     # the bundled models: far below
+    wide_ffn = ModelConfig(vocab_size=64, d_model=8, n_heads=1, n_encoder_layers=1, n_decoder_layers=1,
+                           d_ff=700_000, max_len=8192)      # the review's: attention small, FFN activations huge
+    assert recorded_elements(wide_ffn, 300, 4) > RECORD_BUDGET
+    big_vocab = ModelConfig(vocab_size=500_000, d_model=8, n_heads=1, n_encoder_layers=1, n_decoder_layers=1,
+                            d_ff=8, max_len=8192)           # and the logits
+    assert recorded_elements(big_vocab, 300, 4) > RECORD_BUDGET
+    ckpt.config = wide                                   # the tiny model, described as a wide one
+    with pytest.raises(RunTooLarge) as info:
+        runs.translation(ckpt, "the cat sees the house. " * 20, 4, ())
+    assert info.value.elements > RECORD_BUDGET
+    for lang in ("ko", "en"):
+        assert "app.run_too_large" in strings(lang)
+
+
+# --- 6. allocation before validation ---------------------------------------------------------------
+
+def big_config(folder, **change):
+    config = json.loads((folder / CONFIG).read_text())
+    (folder / CONFIG).write_text(json.dumps({**config, "d_model": 512, "d_ff": 2048, "n_heads": 8,
+                                             "n_encoder_layers": 12, "n_decoder_layers": 12, **change}))
+
+
+def test_weights_that_do_not_fit_the_config_are_refused_before_the_model_is_built(folder, tmp_path):
+    big_config(folder)                                   # ~75 M parameters: 300 MB if built
+    save_file({"embedding.weight": torch.zeros(64, 512)}, str(folder / WEIGHTS))
+    upload = tmp_path / "m.zip"
+    upload.write_bytes(zip_of({p.name: p.read_bytes() for p in folder.iterdir()}))
+    probe = run_probe(f"upload.load_upload([{str(upload)!r}], {str(tmp_path / 's')!r}, "
+                      "upload.UploadLimits(max_file_bytes=600 << 20, max_total_bytes=600 << 20))")
+    assert probe.result.get("code") in ("weights_too_small",) or "lacks tensors" in probe.result["message"], probe.output
+    assert probe.peak_mb < baseline_mb() + NEAR_MB
+
+
+def header_file(path, header: bytes, body: bytes = b"") -> None:
+    path.write_bytes(struct.pack("<Q", len(header)) + header + body)
+
+
+@pytest.mark.parametrize("make, needle", [
+    (lambda p: p.write_bytes(struct.pack("<Q", 3_000_000_000) + b'{"a": 1}' + b" " * 64), "a header of"),
+    (lambda p: header_file(p, json.dumps({f"t{i}": {"dtype": "F32", "shape": [0], "data_offsets": [0, 0]}
+                                          for i in range(5000)}).encode()), "tensors, more than the"),
+    (lambda p: header_file(p, json.dumps({"embedding.weight": {"dtype": "F8_E8M0", "shape": [4],
+                                                               "data_offsets": [0, 4]}}).encode(), b"\xff" * 4),
+     "has dtype F8_E8M0"),
+    (lambda p: header_file(p, json.dumps({"embedding.weight": {"dtype": "F32", "shape": [1 << 30, 1 << 8],
+                                                               "data_offsets": [0, 16]}}).encode(), b"\0" * 16),
+     "does not fill its shape"),
+])
+def test_a_crafted_safetensors_header_is_refused_unread(folder, tmp_path, make, needle):
+    make(folder / WEIGHTS)
+    probe = run_probe(f"checkpoint.load_checkpoint({str(folder)!r})")
+    assert probe.result["error"] == "CheckpointError" and needle in probe.result["message"], probe.output
+    assert probe.peak_mb < baseline_mb() + NEAR_MB
+    with pytest.raises(CheckpointError) as info:
+        load_checkpoint(folder)
+    translated(info.value)
+
+
+def test_the_sine_table_is_counted_at_its_peak():
+    from transformer_core.upload import model_size
+
+    cfg = ModelConfig(vocab_size=8, d_model=512, n_heads=8, n_encoder_layers=1, n_decoder_layers=1, max_len=8192)
+    params, nbytes = model_size(cfg)
+    assert nbytes >= 4 * params + 17 * 8192 * 512
+
+
+# --- 7. the Marian loader ---------------------------------------------------------------------------
+
+def test_a_compressed_pytorch_model_bin_is_refused_before_torch_load(tmp_path):
+    from transformer_core.marian import TORCH_WEIGHTS, _check_torch_zip
+
+    buf = io.BytesIO()
+    torch.save({"w": torch.zeros(1000)}, buf)
+    stored = tmp_path / TORCH_WEIGHTS
+    stored.write_bytes(buf.getvalue())
+    _check_torch_zip(stored, 1 << 20)                    # torch.save's own file passes
+    deflated = tmp_path / "deflated.bin"
+    with zipfile.ZipFile(stored) as src, zipfile.ZipFile(deflated, "w", zipfile.ZIP_DEFLATED) as out:
+        for info in src.infolist():
+            out.writestr(info.filename, src.read(info))
+    with pytest.raises(CheckpointError, match="compressed or oversized") as info:
+        _check_torch_zip(deflated, 1 << 20)
+    translated(info.value)
+
+
+# --- 8. SentencePiece files -------------------------------------------------------------------------
+
+def test_a_huge_tokenizer_is_refused_by_its_cap(folder, tmp_path):
+    (folder / TOKENIZER).write_bytes(b"\0" * (9 << 20))
+    with pytest.raises(UploadError) as info:
+        load_upload([folder / n for n in (CONFIG, WEIGHTS, TOKENIZER)], tmp_path / "s")
+    assert info.value.code == "file_too_large" and info.value.params["limit_mb"] == "8"
+    with pytest.raises(CheckpointError) as direct:
+        load_checkpoint(folder)
+    translated(direct.value)
+
+
+# --- 9. language codes rendered as Markdown --------------------------------------------------------
+
+@pytest.mark.parametrize("code", ["![x](http://evil.example/p.png)", "<img src=x>", "e" * 17, "en\nde"])
+def test_a_language_code_that_is_not_one_is_refused(folder, code):
+    config = json.loads((folder / CONFIG).read_text())
+    (folder / CONFIG).write_text(json.dumps({**config, "tgt_lang": code}))
+    with pytest.raises(CheckpointError, match="tgt_lang must be a language code") as info:
+        load_checkpoint(folder)
+    translated(info.value)
+
+
+# --- 10. the server-wide memory cap counts what a checkpoint keeps ------------------------------------
+
+def test_the_registry_counts_card_and_records(folder):
+    from transformer_core.registry import checkpoint_bytes, tensor_bytes
+
+    (folder / CARD).write_text("x" * 900_000)
+    ckpt = load_checkpoint(folder)
+    assert checkpoint_bytes(ckpt) >= tensor_bytes(ckpt.model) + 900_000
+
+
+# --- 11. the Hub cache is bounded --------------------------------------------------------------------
+
+def test_the_hub_cache_is_trimmed_least_recently_used_first(folder, tmp_path):
+    cache, _ = hf_cache(tmp_path, folder, "user/old")
+    hf_cache(tmp_path / "b", folder, "user/new")
+    shutil.copytree(tmp_path / "b" / "hf_cache" / "models--user--new", cache / "models--user--new")
+    assert hub.trim_cache(cache, keep="user/new", max_mb=0) == 1
+    assert not (cache / "models--user--old").exists() and (cache / "models--user--new").exists()
+
+
+# --- 12-16 -------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("name, content", [
+    (TRAINING, {"alignment": {"best": "L3H4"}}), (TRAINING, {"data": {"manifest": {"source": {"mixed_with": 3}}}}),
+    (EXAMPLES, [{"src": "hi", "ref": 5}])])
+def test_malformed_records_the_pages_read_are_refused_at_load(folder, name, content):
+    (folder / name).write_text(json.dumps(content))
+    with pytest.raises(CheckpointError) as info:
+        load_checkpoint(folder)
+    translated(info.value)
+
+
+def test_huge_integers_get_a_clear_message(folder, tmp_path):
+    config = json.loads((folder / CONFIG).read_text())
+    (folder / CONFIG).write_text(json.dumps({**config, "d_model": 10**400}))
+    with pytest.raises(CheckpointError) as info:
+        load_upload([folder / n for n in (CONFIG, WEIGHTS, TOKENIZER)], tmp_path / "s")
+    assert "must be a whole number" in str(info.value)
+    translated(info.value)
+
+
+def test_no_server_path_in_a_tokenizer_error(folder):
+    (folder / TOKENIZER).write_bytes(b"not a model")
+    with pytest.raises(CheckpointError) as info:
+        load_checkpoint(folder)
+    assert str(folder) not in str(info.value) and str(info.value).startswith(f"{TOKENIZER}: not a SentencePiece")
+    translated(info.value)
+
+
+def test_the_weights_file_too_small_is_named_as_it_is(folder):
+    big_config(folder)
+    from transformer_core.marian import TORCH_WEIGHTS
+
+    (folder / WEIGHTS).rename(folder / TORCH_WEIGHTS)
+    with pytest.raises(UploadError) as info:
+        check_folder(folder, UploadLimits(max_file_bytes=600 << 20, max_total_bytes=600 << 20))
+    assert info.value.params["name"] == TORCH_WEIGHTS and TORCH_WEIGHTS in str(info.value)
+    translated(info.value)
+
+
+def test_a_model_type_that_is_not_text_is_refused_clearly(folder, tmp_path):
+    config = json.loads((folder / CONFIG).read_text())
+    (folder / CONFIG).write_text(json.dumps({**config, "model_type": ["marian"]}))
+    with pytest.raises(CheckpointError) as info:
+        load_upload([folder / n for n in (CONFIG, WEIGHTS, TOKENIZER)], tmp_path / "s")
+    assert "not supported" in str(info.value)
+
+
+def test_a_hub_error_names_no_server_path(folder, tmp_path):
+    cache, snap = hf_cache(tmp_path, folder)
+    (snap.parents[1] / "refs" / "pr").mkdir()                   # the review's: revision "pr" names a folder
+    with pytest.raises((CheckpointError, UploadError)) as info:
+        hub.from_pretrained("user/repo", revision="pr", cache_dir=cache)
+    assert str(tmp_path) not in str(info.value)
+
+
+# --- 5. Hub calls that never answer ------------------------------------------------------------------
+
+def test_a_hub_pull_that_does_not_answer_gives_up_at_its_deadline():
+    import threading
+    import time
+
+    release = threading.Event()
+    start = time.monotonic()
+    with pytest.raises(UploadError) as info:
+        hub.within(0.3, release.wait, 30)                          # a silent server
+    assert info.value.code == "hub_timeout" and time.monotonic() - start < 5
+    release.set()
+    translated(info.value)
+
+
+def test_a_size_the_hub_does_not_list_refuses_the_repo(monkeypatch):
+    from types import SimpleNamespace
+
+    import huggingface_hub
+
+    listed = [SimpleNamespace(filename=CONFIG, file_size=100, commit_hash=COMMIT),
+              SimpleNamespace(filename=WEIGHTS, file_size=None, commit_hash=COMMIT)]
+    monkeypatch.setattr(huggingface_hub, "snapshot_download", lambda *a, **k: listed)
+    with pytest.raises(UploadError) as info:
+        hub._remote_files("user/repo", "main", None, UploadLimits())
+    assert info.value.code == "hub_size_unknown"
+    translated(info.value)
+    listed[1].file_size = 1000
+    assert hub._remote_files("user/repo", "main", None, UploadLimits()) == ([CONFIG, WEIGHTS], COMMIT)
