@@ -13,7 +13,7 @@ import pandas as pd
 import streamlit as st
 import torch
 
-from pages.ui import figures
+from pages.ui import figures, model_state
 from pages.ui.i18n import t
 from pages.ui.sentence import kind_label
 from pages.ui.widgets import latex, page_header, show_figure
@@ -229,14 +229,33 @@ def log_curves(log: TrainLog, name: str, key: str) -> None:
         st.caption(t("training.log.skipped", n=log.skipped))
 
 
+def active_first(logs: list[Path]) -> tuple[list[Path], list[str]]:
+    """The logs to offer and their names, the active model's own first: the page follows the model chosen
+    in the sidebar (a bundled one's log among the logs found, an upload's or a Hub model's from its folder)."""
+    names = [p.parent.name for p in logs]
+    ckpt = model_state.active(quiet=True)
+    own = ckpt.log_path if ckpt is not None else None
+    if own is None:
+        return logs, names
+    found = [i for i, p in enumerate(logs) if p.resolve() == own.resolve()]
+    if found:
+        i = found[0]
+        return [logs[i], *logs[:i], *logs[i + 1:]], [names[i], *names[:i], *names[i + 1:]]
+    if model_state.active_key().startswith(model_state.BUNDLED):
+        return logs, names
+    label = dict(model_state.model_choices()).get(model_state.active_key(), ckpt.name)
+    return [own, *logs], [label, *names]
+
+
 def checkpoint_log_section(logs: list[Path]) -> None:
     st.header(t("training.log.title"))
     st.markdown(t("training.log.explain"))
+    logs, names = active_first(logs)
     if not logs:
         st.info(t("training.log.none"))
         return
-    names = [p.parent.name for p in logs]
-    i = st.selectbox(t("training.log.pick"), range(len(logs)), format_func=lambda j: names[j], key="train_log_pick")
+    i = st.selectbox(t("training.log.pick"), range(len(logs)), format_func=lambda j: names[j],
+                     key=f"train_log_pick_{model_state.active_key()}")     # a new model: its own log first
     try:
         log = load_log(logs[i])
     except OSError:

@@ -64,6 +64,7 @@ def lesson(res: dict) -> None:
 @st.fragment
 def attention_view(res: dict, tgt_lang: str, n_layers: int, n_heads: int) -> None:
     """The attention types and the alignment as tabs; only the open tab is computed and drawn."""
+    gold_rerun()
     st.subheader(t("translate.attn.title"))
     lesson(res)
     level = st.segmented_control(t("translate.level"), LEVELS, key="tr_level", required=True, default="token",
@@ -141,6 +142,7 @@ def kind_view(res: dict, kind: str, level: str, tgt_lang: str) -> None:
 # ---------------------------------------------------------------- alignment
 
 GOLD_OFFERS = 3
+GOLD_RERUN = "tr_gold_rerun"
 
 
 def gold_links(ckpt, res: dict) -> set[tuple[int, int]]:
@@ -152,7 +154,7 @@ def gold_links(ckpt, res: dict) -> set[tuple[int, int]]:
     if entry is None:
         with st.container(horizontal=True, gap="small", vertical_alignment="center"):
             st.caption(t("translate.gold.try"), width="content")
-            for i, src in enumerate(list(ckpt.gold)[:GOLD_OFFERS]):
+            for i, src in enumerate(gold_offers(ckpt.gold)):
                 st.button(escape_md(src), key=f"tr_gold_{i}", type="tertiary", on_click=_use_gold, args=(src,))
         return set()
     tgt, links = entry
@@ -172,8 +174,26 @@ def gold_links(ckpt, res: dict) -> set[tuple[int, int]]:
     return {(s, t_) for s, t_ in gold}
 
 
+def gold_offers(gold: dict) -> list[str]:
+    """The sentences with a gold alignment a class would try first: the lecture's, then the shortest plain
+    ones (no names: no capital after the first word)."""
+    def plain(src: str) -> bool:
+        return not any(word[:1].isupper() for word in src.split()[1:])
+    ranked = sorted(gold, key=lambda src: (src != "I like apples.", not plain(src), len(src.split())))
+    return ranked[:GOLD_OFFERS]
+
+
 def _use_gold(src: str) -> None:
+    """Load the sentence: the box is outside this fragment, so the whole page runs again (gold_rerun)."""
     st.session_state["tr_text"] = src
+    st.session_state[GOLD_RERUN] = True
+
+
+def gold_rerun() -> None:
+    """After a gold sentence was chosen inside the fragment: rerun the whole page, so the sentence box,
+    the translation and every figure follow it."""
+    if st.session_state.pop(GOLD_RERUN, False):
+        st.rerun(scope="app")
 
 
 @st.cache_data(max_entries=64, show_spinner=False)
@@ -289,7 +309,7 @@ def main() -> None:
         return
     text, beam, res = got
     with st.container(key="translation", border=True):
-        st.caption(t("translate.output", tgt=ckpt.config.tgt_lang,
+        st.caption(t("translate.output", tgt=escape_md(ckpt.config.tgt_lang),
                      mode=t("sentence.mode.beam") if beam > 1 else t("sentence.mode.greedy")))
         if res["text"]:
             st.markdown("### " + escape_md(res["text"]))

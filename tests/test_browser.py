@@ -539,6 +539,32 @@ def test_markup_in_tokens_is_shown_as_text(sessions, served):
     assert_no_markup_rendered(ko, PAGES[1][0])
 
 
+def test_a_gold_sentence_button_loads_that_sentence_and_its_alignment(sessions, served):
+    """The alignment tab offers sentences with a gold alignment, the lecture's first; its button sits in a
+    fragment, yet it must load the sentence into the box, translate it and show the gold overlay."""
+    from transformer_core.checkpoint import load_checkpoint
+
+    en = sessions("en")
+    page = en.page
+    assert load_checkpoint(served / en.model).gold, f"{en.model} ships no gold_alignments.tsv"
+    other = "My sister reads a book."
+    translate(en, other, source_pieces(served, en.model, other))
+    page.get_by_role("tab", name=I18N["en"]["translate.align.tab"]).click()
+    button = page.locator(".st-key-tr_gold_0 button")
+    button.wait_for()
+    assert button.inner_text().strip() == SENTENCE
+    button.click()
+    page.wait_for_function("""([s]) => document.querySelector('[data-testid="stApp"]')
+        .getAttribute('data-test-script-state') === 'notRunning'
+        && document.querySelector('[data-testid="stTextInputField"]').value === s""", arg=[SENTENCE],
+                           timeout=RUN_TIMEOUT_S * 1000, polling=100)
+    gold_target = load_checkpoint(served / en.model).gold[SENTENCE][0]
+    page.locator(".st-key-translation").get_by_text(gold_target, exact=True).wait_for()
+    shown = I18N["en"]["translate.gold.shown"].split("{")[0].strip()
+    page.get_by_text(shown).first.wait_for()                  # the gold overlay and the heads that align it best
+    assert not exceptions(page), exceptions(page)
+
+
 def test_after_the_script_health_check_a_bookmarked_page_opens_without_a_notice(browser, served, tmp_path):
     """A fresh server, as a school's container after a restart.  Its first script run goes through Streamlit's
     older pages/ mode, where our URLs do not exist: a first visit to /attention-masks would show the

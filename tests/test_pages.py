@@ -375,3 +375,22 @@ def test_training_plays_back_attention_being_learned(tmp_path, toy_spm, toy_pair
     np.testing.assert_allclose(arr(fig.frames[0].data[0].z), history.load(folder / history.HISTORY).weights[0]["enc_self"][0, 0, 0],
                                atol=1e-6)
     assert hist.probes[0].src == "I like apples."                  # the lecture's sentence comes first
+
+
+def test_training_page_follows_the_chosen_model():
+    """?model=enko: the training log and the attention replay are en→ko's, not the first model's."""
+    from transformer_core.trainlog import read_log
+
+    for name in ("enko", "ende"):
+        at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+        at.query_params["lang"] = "en"
+        at.query_params["model"] = name
+        at.run()
+        at.switch_page("pages/training.py").run()
+        assert not at.exception
+        fig, _ = chart(at, "fig_log_ckpt")
+        log = read_log(ROOT / "checkpoints" / name / "train_log.jsonl")
+        assert list(fig.data[0].x) == [s for s, y in zip(log.train["step"], log.train["loss"]) if y is not None]
+        history_fig, _ = chart(at, "fig_train_history")
+        probes = [o for o in at.selectbox(key="train_hist_probe").options]
+        assert probes[0] == "I like apples." and history_fig.frames
