@@ -230,21 +230,16 @@ def log_curves(log: TrainLog, name: str, key: str) -> None:
 
 
 def active_first(logs: list[Path]) -> tuple[list[Path], list[str]]:
-    """The logs to offer and their names, the active model's own first: the page follows the model chosen
-    in the sidebar (a bundled one's log among the logs found, an upload's or a Hub model's from its folder)."""
+    """The logs to offer and their names, the active model's own first (a bundled, uploaded or Hub model's,
+    from its folder): the page follows the model chosen in the sidebar."""
     names = [p.parent.name for p in logs]
     ckpt = model_state.active(quiet=True)
     own = ckpt.log_path if ckpt is not None else None
     if own is None:
         return logs, names
-    found = [i for i, p in enumerate(logs) if p.resolve() == own.resolve()]
-    if found:
-        i = found[0]
-        return [logs[i], *logs[:i], *logs[i + 1:]], [names[i], *names[:i], *names[i + 1:]]
-    if model_state.active_key().startswith(model_state.BUNDLED):
-        return logs, names
+    rest = [(p, n) for p, n in zip(logs, names) if p.resolve() != own.resolve()]
     label = dict(model_state.model_choices()).get(model_state.active_key(), ckpt.name)
-    return [own, *logs], [label, *names]
+    return [own, *(p for p, _ in rest)], [label, *(n for _, n in rest)]
 
 
 def checkpoint_log_section(logs: list[Path]) -> None:
@@ -255,7 +250,7 @@ def checkpoint_log_section(logs: list[Path]) -> None:
         st.info(t("training.log.none"))
         return
     i = st.selectbox(t("training.log.pick"), range(len(logs)), format_func=lambda j: names[j],
-                     key=f"train_log_pick_{model_state.active_key()}")     # a new model: its own log first
+                     key=f"{LOG_PICK}_{model_state.active_key()}")     # a new model: its own log first
     try:
         log = load_log(logs[i])
     except OSError:
@@ -297,16 +292,55 @@ def history_view(folder: Path, log: TrainLog) -> None:
     k_labels = p.tgt_pieces if kind == "dec_self" else p.src_pieces
     tr = log.train
     pairs = [(x, y) for x, y in zip(tr["step"], tr["loss"]) if y is not None]
-    fig = figures.history_figure(weights[:, layer, head], hist.steps, q_labels, k_labels,
-                                 [x for x, _ in pairs], [y for _, y in pairs],
-                                 title=t("training.hist.fig", layer=layer + 1, head=head + 1),
-                                 x_title=t("lab.axis.key"), y_title=t("lab.axis.query"),
-                                 loss_title=t("training.log.loss"), step_label=t("training.axis.step"),
-                                 play=t("training.hist.play"), pause=t("training.hist.pause"))
-    show_figure(fig, "attention_history", {str(s): pd.DataFrame(w, index=q_labels, columns=k_labels)
-                                           for s, w in zip(hist.steps, weights[:, layer, head])},
-                key="fig_train_history")
+    replay = {"weights": weights[:, layer, head], "steps": hist.steps, "q": q_labels, "k": k_labels,
+              "loss_x": [x for x, _ in pairs], "loss_y": [y for _, y in pairs], "layer": layer, "head": head}
+    playing = st.session_state.get(PLAYING_KEY, False)
+    st.fragment(replay_view, run_every=PLAY_EVERY_S if playing else None)(replay, playing)
     st.caption(t("training.hist.caption", n=len(hist.steps), first=hist.steps[0], last=hist.steps[-1]))
+
+
+PLAYING_KEY, STEP_KEY = "train_hist_playing", "train_hist_step"
+LOG_PICK = "train_log_pick"
+PLAY_EVERY_S = 0.7                    # a step of the replay: one redraw of the heatmap and the loss marker
+
+
+def _toggle_play(last: int) -> None:
+    playing = not st.session_state.get(PLAYING_KEY, False)
+    st.session_state[PLAYING_KEY] = playing
+    if playing and st.session_state.get(STEP_KEY, 0) >= last:       # played to the end: from the start again
+        st.session_state[STEP_KEY] = 0
+
+
+def replay_view(replay: dict, playing: bool) -> None:
+    """The step slider with ▶ / ❚❚, and the figure at that step: computed here, redrawn in place.  While
+    playing, this fragment runs every PLAY_EVERY_S and moves one record on; at the last it stops."""
+    steps = replay["steps"]
+    last = len(steps) - 1
+    now_playing = st.session_state.get(PLAYING_KEY, False)
+    if now_playing != playing:                  # ▶ or ❚❚ inside this fragment: the timer is set by the page run
+        st.rerun(scope="app")
+    index = min(st.session_state.get(STEP_KEY, 0), last)
+    if playing:
+        index = min(index + 1, last)
+        if index == last:
+            st.session_state[PLAYING_KEY] = False
+    st.session_state[STEP_KEY] = index
+    c1, c2 = st.columns([1, 6], vertical_alignment="center")
+    c1.button(t("training.hist.pause") if playing else t("training.hist.play"), key="train_hist_play",
+              on_click=_toggle_play, args=(last,), width="stretch")
+    c2.select_slider(t("training.axis.step"), options=list(range(len(steps))), key=STEP_KEY,
+                     format_func=lambda i: f"{steps[i]:,}")
+    step = steps[index]
+    fig = figures.history_figure(replay["weights"][index], step, replay["q"], replay["k"], replay["loss_x"],
+                                 replay["loss_y"], title=t("training.hist.fig", layer=replay["layer"] + 1,
+                                                           head=replay["head"] + 1),
+                                 x_title=t("lab.axis.key"), y_title=t("lab.axis.query"),
+                                 loss_title=t("training.log.loss"), step_label=t("training.axis.step"))
+    show_figure(fig, "attention_history", {str(s): pd.DataFrame(w, index=replay["q"], columns=replay["k"])
+                                           for s, w in zip(steps, replay["weights"])},
+                key="fig_train_history")
+    if playing and index == last:
+        st.rerun(scope="app")                   # the end: the page run stops the timer
 
 
 @st.fragment(run_every=LIVE_EVERY_S)

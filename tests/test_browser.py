@@ -565,6 +565,49 @@ def test_a_gold_sentence_button_loads_that_sentence_and_its_alignment(sessions, 
     assert not exceptions(page), exceptions(page)
 
 
+HISTORY_DRAWN = """() => { const g = document.querySelector('.st-key-fig_train_history .js-plotly-plot');
+    if (!g || !g._fullData || !g._fullData[0] || !g._fullData[2]) return null;
+    return {z: Array.from(g._fullData[0].z, r => Array.from(r)), step: Number(g._fullData[2].x[0])}; }"""
+
+
+def test_the_training_replay_plays_in_the_browser(sessions, served):
+    """The Training page's "attention being learned": ▶ moves the heatmap and the loss marker step by step,
+    in a real browser, to the last record (the exported weights), where it stops.  With
+    ATLAS_SCREENSHOTS=docs it also refreshes docs/replay_first.png and docs/replay_last.png."""
+    from transformer_core import history
+
+    en = sessions("en")
+    page = en.page
+    hist = history.load(served / en.model / history.HISTORY)
+    assert hist is not None and hist.steps[0] == 0 and len(hist.steps) >= 10
+    en.go("train", "training")
+    play = page.locator(".st-key-train_hist_play button")
+    play.scroll_into_view_if_needed()
+    page.wait_for_function(HISTORY_DRAWN, polling=100)
+    first = page.evaluate(HISTORY_DRAWN)
+    assert first["step"] == 0
+    shot("replay_first.png", page, ".st-key-fig_train_history")
+    assert play.inner_text().strip() == I18N["en"]["training.hist.play"]
+    play.click()
+    page.wait_for_function(f"() => {{ const d = ({HISTORY_DRAWN})(); return d && d.step > 0; }}",
+                           timeout=RUN_TIMEOUT_S * 1000, polling=100)
+    moving = page.evaluate(HISTORY_DRAWN)
+    assert moving["z"] != first["z"]                       # the heatmap moved with the marker
+    page.wait_for_function(f"() => {{ const d = ({HISTORY_DRAWN})(); return d && d.step === {hist.steps[-1]}; }}",
+                           timeout=RUN_TIMEOUT_S * 1000, polling=100)
+    page.wait_for_function("([label]) => document.querySelector('.st-key-train_hist_play button')"
+                           "?.innerText.trim() === label", arg=[I18N["en"]["training.hist.play"]], polling=100)
+    last = page.evaluate(HISTORY_DRAWN)
+    assert last["z"] != first["z"] and not exceptions(page), exceptions(page)
+    shot("replay_last.png", page, ".st-key-fig_train_history")
+
+
+def shot(name: str, page, selector: str) -> None:
+    """A screenshot of one element into SCREENSHOT_DIR (out/screenshots, or docs/ with ATLAS_SCREENSHOTS=docs)."""
+    SCREENSHOT_DIR.mkdir(parents=True, exist_ok=True)
+    page.locator(selector).screenshot(path=str(SCREENSHOT_DIR / name), animations="disabled")
+
+
 def test_after_the_script_health_check_a_bookmarked_page_opens_without_a_notice(browser, served, tmp_path):
     """A fresh server, as a school's container after a restart.  Its first script run goes through Streamlit's
     older pages/ mode, where our URLs do not exist: a first visit to /attention-masks would show the

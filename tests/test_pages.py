@@ -181,6 +181,12 @@ def test_training_label_smoothing_figure():
     assert np.isclose(smoothed.sum(), 1.0) and np.isclose(smoothed.min(), 0.2 / V)
 
 
+def pick_log(at: AppTest, name: str) -> None:
+    """Choose the training log of the folder `name` on the Training page."""
+    box = next(b for b in at.selectbox if str(b.key).startswith("train_log_pick_"))
+    box.set_value(list(box.options).index(name)).run()
+
+
 def test_training_log_from_a_checkpoint_and_live_paths(tmp_path, monkeypatch):
     log = tmp_path / "checkpoints" / "tiny" / "train_log.jsonl"
     log.parent.mkdir(parents=True)
@@ -192,6 +198,7 @@ def test_training_log_from_a_checkpoint_and_live_paths(tmp_path, monkeypatch):
     monkeypatch.setenv("ATLAS_ROOT", str(tmp_path))
     at = open_page("training", "en")
     assert not at.exception
+    pick_log(at, "tiny")                                # the active model's own log comes first
     fig, _ = chart(at, "fig_log_ckpt")
     assert list(fig.data[0].y) == [4.5, 4.0, 3.5] and list(fig.data[2].y) == [3.5]
     at.selectbox(key="train_overlay").set_value(0).run()
@@ -207,7 +214,8 @@ def test_training_log_from_a_checkpoint_and_live_paths(tmp_path, monkeypatch):
     assert list(live.data[0].x) == [50, 100, 150]
 
 
-def test_training_without_logs_says_so(tmp_path, monkeypatch):
+def test_training_without_logs_says_so(tmp_path, monkeypatch, app_checkpoints):
+    """No log under ATLAS_ROOT, and the active model (a toy checkpoint) has none of its own."""
     monkeypatch.setenv("ATLAS_ROOT", str(tmp_path))
     at = open_page("training", "ko")
     assert not at.exception and any(i.value == load("ko")["training.log.none"] for i in at.info)
@@ -362,17 +370,31 @@ def test_training_plays_back_attention_being_learned(tmp_path, toy_spm, toy_pair
     monkeypatch.setenv("ATLAS_ROOT", str(tmp_path))
     at = open_page("training", lang)
     assert not at.exception
-    fig, _ = chart(at, "fig_train_history")                    # default: cross-attention, last layer, head 1
-    assert [f.name for f in fig.frames] == ["0", "100", "200"]
-    expected = history.load(folder / history.HISTORY).weights[0]["cross"][:, 1, 0]
-    for frame, weights in zip(fig.frames, expected):
-        np.testing.assert_allclose(arr(frame.data[0].z), weights, atol=1e-6)
-    assert [frame.data[1].x[0] for frame in fig.frames] == [0, 100, 200]
-    assert [frame.data[1].y[0] for frame in fig.frames[1:]] == pytest.approx([5.0, 4.0])
-    assert fig.layout.updatemenus[0].buttons[0].label == load(lang)["training.hist.play"]
+    pick_log(at, "tiny")
+    expected = history.load(folder / history.HISTORY).weights[0]["cross"][:, 1, 0]   # cross, last layer, head 1
+
+    def drawn():
+        fig, _ = chart(at, "fig_train_history")
+        return arr(fig.data[0].z), fig.data[2].x[0], fig.data[2].y[0]
+
+    z, x, y = drawn()
+    np.testing.assert_allclose(z, expected[0], atol=1e-6)
+    assert x == 0
+    at.select_slider(key="train_hist_step").set_value(2).run()             # the slider moves both
+    z, x, y = drawn()
+    np.testing.assert_allclose(z, expected[2], atol=1e-6)
+    assert (x, y) == (200, pytest.approx(4.0))
+    at.select_slider(key="train_hist_step").set_value(0).run()
+    play = at.button(key="train_hist_play")
+    assert play.label == load(lang)["training.hist.play"]
+    play.click().run()                                                    # ▶: one record on at each run
+    z, x, _ = drawn()
+    np.testing.assert_allclose(z, expected[1], atol=1e-6)
+    assert x == 100 and at.button(key="train_hist_play").label == load(lang)["training.hist.pause"]
+    at.run()
+    assert drawn()[1] == 200 and at.button(key="train_hist_play").label == load(lang)["training.hist.play"]  # the end
     at.selectbox(key="train_hist_kind").set_value("enc_self").run()
-    fig, _ = chart(at, "fig_train_history")
-    np.testing.assert_allclose(arr(fig.frames[0].data[0].z), history.load(folder / history.HISTORY).weights[0]["enc_self"][0, 0, 0],
+    np.testing.assert_allclose(drawn()[0], history.load(folder / history.HISTORY).weights[0]["enc_self"][-1, 0, 0],
                                atol=1e-6)
     assert hist.probes[0].src == "I like apples."                  # the lecture's sentence comes first
 
@@ -391,6 +413,8 @@ def test_training_page_follows_the_chosen_model():
         fig, _ = chart(at, "fig_log_ckpt")
         log = read_log(ROOT / "checkpoints" / name / "train_log.jsonl")
         assert list(fig.data[0].x) == [s for s, y in zip(log.train["step"], log.train["loss"]) if y is not None]
+        from transformer_core import history
+
         history_fig, _ = chart(at, "fig_train_history")
-        probes = [o for o in at.selectbox(key="train_hist_probe").options]
-        assert probes[0] == "I like apples." and history_fig.frames
+        first = history.load(ROOT / "checkpoints" / name / history.HISTORY).weights[0]["cross"][0, -1, 0]
+        np.testing.assert_allclose(arr(history_fig.data[0].z), first, atol=1e-3)      # this model's record

@@ -28,8 +28,8 @@ COLOURED = {
                        theme.SEQUENTIAL, False),
     "attention_heatmap": (lambda: figures.attention_heatmap(WEIGHTS, TOKENS, TOKENS), theme.SEQUENTIAL, False),
     "matrix_panels": (lambda: figures.matrix_panels([SIGNED], TOKENS, panel_titles=["Q"]), theme.DIVERGING, True),
-    "history_figure": (lambda: figures.history_figure(np.stack([WEIGHTS, WEIGHTS]), [0, 10], TOKENS, TOKENS, [5, 10],
-                                                      [3.0, 2.0]), theme.SEQUENTIAL, False),
+    "history_figure": (lambda: figures.history_figure(WEIGHTS, 10, TOKENS, TOKENS, [5, 10], [3.0, 2.0]),
+                       theme.SEQUENTIAL, False),
 }
 
 

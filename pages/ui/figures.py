@@ -339,42 +339,28 @@ def log_figure(panels: Sequence[Mapping], *, x_title: str = "", height: int = 36
     return _layout(fig, height=height)
 
 
-def history_figure(weights, steps: Sequence[int], q_labels: Sequence[str], k_labels: Sequence[str],
+def history_figure(weights, step: int, q_labels: Sequence[str], k_labels: Sequence[str],
                    loss_steps: Sequence[float], losses: Sequence[float], *, title: str = "", x_title: str = "",
-                   y_title: str = "", loss_title: str = "", step_label: str = "", play: str = "▶",
-                   pause: str = "❚❚") -> go.Figure:
-    """Attention being learned: one head's weights (N, Tq, Tk) at N training steps, played back with a
-    step slider and a play button (plotly frames, in the browser), beside the loss curve with the step
-    marked.  Frame n holds weights[n] and the loss at steps[n] (interpolated in the logged losses)."""
-    arr = as_array(weights)
-    marks = np.interp(steps, loss_steps, losses) if len(losses) else np.full(len(steps), np.nan)
+                   y_title: str = "", loss_title: str = "", step_label: str = "") -> go.Figure:
+    """Attention being learned, at one training step: one head's weights (Tq, Tk) at `step`, beside the
+    loss curve with that step marked (the loss interpolated in the logged losses).  The page plays the
+    steps back by drawing this figure again for each (a Streamlit slider and a timer: plotly's own frames
+    do not survive Streamlit's chart element)."""
+    mark = float(np.interp(step, loss_steps, losses)) if len(losses) else float("nan")
     fig = make_subplots(rows=1, cols=2, column_widths=[0.55, 0.45], horizontal_spacing=0.12,
-                        subplot_titles=[escape(title), escape(loss_title)])
-    fig.add_trace(go.Heatmap(z=arr[0], x=tick_labels(k_labels), y=tick_labels(q_labels), colorscale=SEQUENTIAL,
-                             zmin=0.0, zmax=1.0, xgap=1, ygap=1, colorbar=dict(thickness=12, x=0.5),
-                             hovertemplate=_hover()), row=1, col=1)
+                        subplot_titles=[escape(title), f"{escape(loss_title)} · {escape(step_label)} {step:,}"])
+    fig.add_trace(go.Heatmap(z=as_array(weights), x=tick_labels(k_labels), y=tick_labels(q_labels),
+                             colorscale=SEQUENTIAL, zmin=0.0, zmax=1.0, xgap=1, ygap=1,
+                             colorbar=dict(thickness=12, x=0.5), hovertemplate=_hover()), row=1, col=1)
     fig.add_trace(go.Scatter(x=list(loss_steps), y=list(losses), mode="lines", line=dict(color=PALETTE[0], width=2),
                              hoverinfo="skip"), row=1, col=2)
-    fig.add_trace(go.Scatter(x=[steps[0]], y=[marks[0]], mode="markers", marker=dict(size=14, color=PALETTE[1])),
+    fig.add_trace(go.Scatter(x=[step], y=[mark], mode="markers", marker=dict(size=14, color=PALETTE[1])),
                   row=1, col=2)
-    fig.frames = [go.Frame(name=str(step), traces=[0, 2],
-                           data=[go.Heatmap(z=arr[n]), go.Scatter(x=[step], y=[marks[n]])])
-                  for n, step in enumerate(steps)]
-    animate = {"mode": "immediate", "frame": {"duration": 0, "redraw": True}, "transition": {"duration": 0}}
-    fig.update_layout(
-        sliders=[{"active": 0, "currentvalue": {"prefix": escape(step_label) + ": "}, "pad": {"t": 50},
-                  "steps": [{"label": str(step), "method": "animate", "args": [[str(step)], animate]}
-                            for step in steps]}],
-        updatemenus=[{"type": "buttons", "direction": "left", "x": 0, "y": -0.12, "xanchor": "left",
-                      "yanchor": "top", "showactive": False,
-                      "buttons": [{"label": escape(play), "method": "animate",
-                                   "args": [None, {**animate, "frame": {"duration": 350, "redraw": True},
-                                                   "fromcurrent": True}]},
-                                  {"label": escape(pause), "method": "animate", "args": [[None], animate]}]}])
     fig.update_yaxes(autorange="reversed", row=1, col=1)
     fig.update_xaxes(title_text=escape(x_title), row=1, col=1)
     fig.update_yaxes(title_text=escape(y_title), row=1, col=1)
-    return _layout(fig, height=520, legend=False)
+    fig.update_xaxes(title_text=escape(step_label), row=1, col=2)
+    return _layout(fig, height=480, legend=False)
 
 
 def smoothing_figure(vocab: Sequence[str], distributions: Mapping[str, Sequence[float]], *,
