@@ -311,3 +311,21 @@ def test_a_corrupt_bundled_folder_is_listed_with_its_error_and_the_others_load(l
         assert shown[0].startswith(tr("models.broken", lang, name="§", error="").split("§")[0])   # its language
     assert any("safetensors" in w for w in warnings)
     assert active(at) == "bundled:toy-en"
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_a_refresh_after_an_upload_says_the_upload_is_gone(lang):
+    """?model=upload:LABEL (what the URL says while an upload is active) in a new session: the page names
+    the upload as gone and the bundled model it shows instead, and the URL follows that model."""
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.query_params["lang"] = lang
+    at.query_params["model"] = "upload:my-model"
+    at.run()                                                     # the home page, as a refreshed bookmark
+    assert not at.exception
+    shown = at.query_params["model"]
+    from pages.ui.widgets import escape_md
+
+    assert [w.value for w in at.warning if "my\\-model" in w.value] == [
+        tr("model.upload_gone", lang, label="my\\-model", now=escape_md(shown))]
+    at.run()                                                     # said once, not on every run
+    assert not any("my\\-model" in w.value for w in at.warning)

@@ -129,7 +129,7 @@ def forget(key: str) -> None:
     if label_handle:
         REGISTRY.remove(label_handle[1])
     if st.session_state.get(ACTIVE_KEY) == key:
-        del st.session_state[ACTIVE_KEY]
+        st.session_state[ACTIVE_KEY] = None                 # the first bundled model (not the URL's upload)
 
 
 def _session_checkpoint(key: str) -> Checkpoint | None:
@@ -261,16 +261,24 @@ def active(quiet: bool = False) -> Checkpoint | None:
 
 
 MODEL_PARAM, SIDEBAR_KEY, PAGE_KEY = "model", "sidebar_model", "page_model"
+UPLOAD_PARAM = "upload:"          # ?model=upload:LABEL: an uploaded model, which a refresh cannot bring back
+GONE_KEY = "atlas_model_gone"
 
 
 def _sync_url(key: str | None) -> None:
-    """?model=NAME names the active bundled model; an uploaded one cannot be named (it dies with the session)."""
+    """?model=NAME names the active bundled model, ?model=upload:LABEL an uploaded one (it dies with the
+    session: a refresh then says so, model_selector)."""
     if key and key.startswith(BUNDLED):
-        name = key.removeprefix(BUNDLED)
-        if st.query_params.get(MODEL_PARAM) != name:
-            st.query_params[MODEL_PARAM] = name
-    elif MODEL_PARAM in st.query_params:
-        del st.query_params[MODEL_PARAM]
+        value = key.removeprefix(BUNDLED)
+    elif key and key.startswith(SESSION):
+        value = UPLOAD_PARAM + dict(model_choices()).get(key, "")[:60]
+    else:
+        value = None
+    if value is None:
+        if MODEL_PARAM in st.query_params:
+            del st.query_params[MODEL_PARAM]
+    elif st.query_params.get(MODEL_PARAM) != value:
+        st.query_params[MODEL_PARAM] = value
 
 
 def _on_choice(widget_key: str) -> None:
@@ -299,8 +307,17 @@ def model_selector() -> None:
         name = st.query_params.get(MODEL_PARAM)
         if name in bundled_names():
             st.session_state[ACTIVE_KEY] = BUNDLED + name
+        elif name:                              # an upload of a closed session, or a name this server lacks
+            st.session_state[GONE_KEY] = name
+        st.session_state.setdefault(ACTIVE_KEY, None)
     _sync_url(active_key())
     _choice_box(st.sidebar, SIDEBAR_KEY)
+    gone = st.session_state.pop(GONE_KEY, None)
+    if gone:                                    # never a silent swap: say what the page shows instead
+        now = dict(model_choices()).get(active_key() or "", "")
+        message = "model.upload_gone" if gone.startswith(UPLOAD_PARAM) else "model.unknown"
+        st.warning(t(message, label=escape_md(gone.removeprefix(UPLOAD_PARAM)), now=escape_md(now)),
+                   icon=":material/sync_problem:")
 
 
 def page_model_selector() -> None:
