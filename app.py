@@ -32,9 +32,14 @@ def main() -> None:
 
     from pages.ui.i18n import language_selector, t
     from pages.ui.model_state import evicted_notice, model_selector, start_reaper
-    from pages.ui.widgets import PAGE_KEY, busy_notice, present_toggle
+    from pages.ui.theme import PRESENT_CSS
+    from pages.ui.widgets import PAGE_KEY, busy_notice, present_toggle, presenting
 
-    st.set_page_config(page_title=t("app.title"), page_icon=t("app.icon"), layout="wide")
+    present = presenting()
+    st.set_page_config(page_title=t("app.title"), page_icon=t("app.icon"), layout="wide",
+                       initial_sidebar_state="collapsed" if present else "auto")   # a projector: the page alone
+    if present:
+        st.html(PRESENT_CSS)
 
     pages = [st.Page(path, title=t(f"nav.{key}"), icon=t(f"nav.{key}.icon"), url_path=url, default=(i == 0))
              for i, (path, url, key) in enumerate(PAGES)]

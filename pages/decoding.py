@@ -49,6 +49,14 @@ def kept_after(step: dict, b: int) -> list[int]:
     return [i for i, tok in enumerate(step["topk_ids"][b]) if tuple([*prefix, tok]) in kept]
 
 
+def input_table(s: int, prefix: list[str], chosen: list[str], eos_piece: str) -> None:
+    """The decoder's input at step s (shifted right) over what each position predicts."""
+    st.markdown(f"**{t('decoding.input.title', t=s, n=len(prefix))}**")
+    st.dataframe(shift_table(prefix, chosen), width="stretch")
+    if eos_piece in chosen:
+        st.caption(t("decoding.eos_chosen"))
+
+
 @st.fragment
 def step_view(res: dict, beam: int, n_heads: int, eos_piece: str) -> None:
     steps = res["steps"]
@@ -72,11 +80,9 @@ def step_view(res: dict, beam: int, n_heads: int, eos_piece: str) -> None:
     chosen_idx = kept_after(step, b)
     chosen = [step["topk_pieces"][b][i] for i in chosen_idx]
 
-    st.markdown(f"**{t('decoding.input.title', t=s, n=len(prefix))}**")
-    st.dataframe(shift_table(prefix, chosen), width="stretch")
-    if eos_piece in chosen:
-        st.caption(t("decoding.eos_chosen"))
-
+    present = presenting()           # a projector: the slider and the charts it drives first, the table after
+    if not present:
+        input_table(s, prefix, chosen, eos_piece)
     stacked = presenting() or len(res["src_pieces"]) > STACK_OVER    # full width: room for every upright label
     c1, c2 = (st.container(), st.container()) if stacked else st.columns([2, 3])
     with c1:
@@ -95,6 +101,8 @@ def step_view(res: dict, beam: int, n_heads: int, eos_piece: str) -> None:
                                         x_title=t("decoding.cross.x"),
                                         colorbar_title=t("translate.weight"), show_values=False)
         show_figure(fig, f"step{s}_cross", matrix_frame(flat, rows, res["src_pieces"]), key="dec_cross")
+    if present:
+        input_table(s, prefix, chosen, eos_piece)
     st.markdown(f"**{t('decoding.beams.title')}**")
     beams = pd.DataFrame([{t("decoding.beams.rank"): i + 1,
                            t("decoding.beams.tokens"): " ".join(pieces),
@@ -131,11 +139,14 @@ def main() -> None:
     with st.container(border=True):
         st.caption(t("decoding.final", n=len(res["steps"]), score=f"{res['score']:.3f}"))
         st.markdown("### " + escape_md(res["text"]) if res["text"] else t("translate.empty_output"))
-    lesson(ckpt, beam)
+    if not presenting():             # on a projector: after the steps
+        lesson(ckpt, beam)
     if not res["steps"]:
         st.info(t("decoding.no_steps"))
         return
     step_view(res, beam, ckpt.config.n_heads, ckpt.tokenizer.id_to_piece(ckpt.config.eos_id))
+    if presenting():
+        lesson(ckpt, beam)
 
 
 main()

@@ -65,11 +65,11 @@ def lesson(res: dict) -> None:
 def attention_view(res: dict, tgt_lang: str, n_layers: int, n_heads: int) -> None:
     """The attention types and the alignment as tabs; only the open tab is computed and drawn."""
     gold_rerun()
-    st.subheader(t("translate.attn.title"))
-    lesson(res)
-    level = st.segmented_control(t("translate.level"), LEVELS, key="tr_level", required=True, default="token",
-                                 format_func={v: t(f"translate.level.{v}") for v in LEVELS}.get,
-                                 help=t("translate.level_help"))
+    present = presenting()                 # on a projector the figures come first, the lesson and units after
+    if not present:
+        st.subheader(t("translate.attn.title"))
+        lesson(res)
+    level = st.session_state.get("tr_level") or "token" if present else units_control()
     tabs = st.tabs([kind_label(k) for k in KINDS] + [t("translate.align.tab")], key="tr_kind", on_change="rerun")
     for view, tab in zip((*KINDS, "align"), tabs):
         if tab.open is False:
@@ -79,6 +79,16 @@ def attention_view(res: dict, tgt_lang: str, n_layers: int, n_heads: int) -> Non
                 alignment_view(res, tgt_lang, n_layers, n_heads)
             else:
                 kind_view(res, view, level or "token", tgt_lang)
+    if present:
+        units_control()
+        lesson(res)
+
+
+def units_control() -> str | None:
+    """Tokens (subwords) or words: the unit of the attention views."""
+    return st.segmented_control(t("translate.level"), LEVELS, key="tr_level", required=True, default="token",
+                                format_func={v: t(f"translate.level.{v}") for v in LEVELS}.get,
+                                help=t("translate.level_help"))
 
 
 GRID_COLUMNS = 32     # token columns in a row of heads: upright key labels stay apart in a 1024 px window
@@ -102,8 +112,10 @@ def head_rows(w: np.ndarray, layers, per_row: int, focus: tuple[int, int]):
 def kind_view(res: dict, kind: str, level: str, tgt_lang: str) -> None:
     w, q, k = weights_at(res, kind, level)
     L, H = w.shape[:2]
-    st.caption(t(f"translate.kind.{kind}.explain", S=len(res["src_pieces"]), T=len(res["tgt_pieces"]),
-                 L=L, h=H, start=start_of(res)))
+    caption = t(f"translate.kind.{kind}.explain", S=len(res["src_pieces"]), T=len(res["tgt_pieces"]),
+                L=L, h=H, start=start_of(res))
+    if not presenting():                    # on a projector: under the figures
+        st.caption(caption)
     with st.container(horizontal=True, gap="medium"):
         layer = st.segmented_control(t("attn.layer"), range(L), key=f"tr_layer_{kind}", default=0, required=True,
                                      format_func=lambda v: str(v + 1))
@@ -133,6 +145,8 @@ def kind_view(res: dict, kind: str, level: str, tgt_lang: str) -> None:
         show_figure(fig, f"{kind}_{layer + 1}_{head + 1}", key=f"tr_focus_{kind}")
         one = w[layer, head]
         download_buttons(lambda: matrix_frame(one, q, k), f"{kind}_L{layer + 1}_H{head + 1}", key=f"tr_focus_dl_{kind}")
+    if presenting():
+        st.caption(caption)
     if kind == "cross":
         st.caption(t("translate.kind.cross.rows", start=start_of(res)))
         if tgt_lang == "ko":
@@ -303,7 +317,8 @@ def main() -> None:
     ckpt = model_state.active()
     if ckpt is None:
         return
-    domain_note(ckpt)
+    if not presenting():                   # on a projector: after the figures
+        domain_note(ckpt)
     got = sentence_run("tr", ckpt)
     if got is None:
         return
@@ -316,6 +331,8 @@ def main() -> None:
         else:
             st.markdown(t("translate.empty_output"))
     attention_view(res, ckpt.config.tgt_lang, ckpt.config.n_decoder_layers, ckpt.config.n_heads)
+    if presenting():
+        domain_note(ckpt)
     st.divider()
     heads_off_view(model_state.active_key(), ckpt, text, beam, res)
 

@@ -52,8 +52,7 @@ def heatmap_ticks(browser, url: str, size, present: bool, shot: Path | None = No
         page.goto(url + ("&present=1" if present else ""), timeout=HEALTH_TIMEOUT_S * 1000)
         page.wait_for_selector(".js-plotly-plot .heatmaplayer", timeout=HEALTH_TIMEOUT_S * 1000)
         time.sleep(3)                                             # every chart drawn
-        if shot:
-            page.locator(".js-plotly-plot").first.scroll_into_view_if_needed()
+        if shot:                                                  # the first screen, as the class sees it
             page.mouse.move(size[0] - 1, size[1] - 1)
             shot.parent.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(shot), animations="disabled")
@@ -110,3 +109,55 @@ def test_projector_mode_screenshot_shows_the_lecture_sentence_large(server, brow
     labels = {label.rstrip("\u200b\u2060") for label in plots[0]["labels"]}
     assert {"<s>", "·I", "·like", "</s>"} <= labels and min(plots[0]["sizes"]) >= 16
     assert shot.stat().st_size > 10_000
+
+
+LAYOUT_JS = """() => {
+  const main = document.querySelector('[data-testid="stMain"]') || document.body;
+  const box = main.getBoundingClientRect();
+  const figure = [...document.querySelectorAll('.js-plotly-plot')].filter(g => g.getBoundingClientRect().height > 50)
+    .map(g => g.getBoundingClientRect().top + window.scrollY).sort((a, b) => a - b)[0];
+  const sidebar = document.querySelector('[data-testid="stSidebar"]');
+  const visible = el => { const r = el.getBoundingClientRect(); const s = getComputedStyle(el);
+    return r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && s.display !== 'none' && s.opacity !== '0'; };
+  const texts = [...main.querySelectorAll('p, li, label, td, th, [data-testid="stCaptionContainer"], '
+                                         + '[data-testid="stWidgetLabel"], [data-testid="stMarkdownContainer"] span')]
+    .filter(el => visible(el) && el.textContent.trim() && !el.closest('.js-plotly-plot, .katex, details:not([open])'));
+  const small = texts.map(el => [el.textContent.trim().slice(0, 40), parseFloat(getComputedStyle(el).fontSize)])
+    .filter(([, size]) => size < 18);
+  const scrolls = el => { for (let p = el.parentElement; p && p !== main; p = p.parentElement) {
+      if (['auto', 'scroll'].includes(getComputedStyle(p).overflowX)) return true; } return false; };
+  const wide = [...main.querySelectorAll('*')].filter(el => visible(el) && !el.closest('.js-plotly-plot, svg, .katex-mathml')
+      && getComputedStyle(el).position !== 'fixed' && !scrolls(el)
+      && !el.matches('input[type=range]'))    // a slider thumb's invisible input sits on the thumb
+    .filter(el => el.getBoundingClientRect().right > box.right + 1)
+    .map(el => (el.getAttribute('data-testid') || el.tagName) + ':' + el.textContent.trim().slice(0, 30));
+  return {figure: figure ?? null, small: small.slice(0, 10), nSmall: small.length, wide: wide.slice(0, 10),
+          sidebar: sidebar ? Math.max(0, sidebar.getBoundingClientRect().right) : 0, height: window.innerHeight};
+}"""
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+@pytest.mark.parametrize("page, first_figure", [("", True), ("decode", True), ("attention-lab", False),
+                                                 ("heads-and-shapes", False), ("positional-encoding", False),
+                                                 ("attention-masks", False), ("train", False), ("bleu-score", False),
+                                                 ("checkpoints", False)])
+def test_projector_first_screen_at_1024x768(server, browser, lang, page, first_figure):
+    """?present=1 on a 1024×768 projector: the sidebar collapsed, body text at 18 px or more, nothing wider
+    than the page, and on the home and decoding pages a figure on the first screen."""
+    view = browser.new_page(viewport={"width": 1024, "height": 768})
+    try:
+        view.goto(f"{server}/{page}?lang={lang}&model=enko&present=1", timeout=HEALTH_TIMEOUT_S * 1000)
+        view.wait_for_function("""() => document.querySelector('[data-testid="stApp"]')
+            ?.getAttribute('data-test-script-state') === 'notRunning' && document.querySelector('h1')""",
+                               timeout=HEALTH_TIMEOUT_S * 1000, polling=200)
+        if first_figure:
+            view.wait_for_selector(".js-plotly-plot .main-svg", timeout=HEALTH_TIMEOUT_S * 1000)
+        time.sleep(2)
+        got = view.evaluate(LAYOUT_JS)
+    finally:
+        view.close()
+    assert got["sidebar"] < 60, got                    # collapsed: at most its reopening button shows
+    assert got["nSmall"] == 0, got["small"]
+    assert got["wide"] == [], got["wide"]
+    if first_figure:
+        assert got["figure"] is not None and got["figure"] < got["height"] - 100, got

@@ -33,7 +33,7 @@ from transformer_core.workpool import WorkPool
 from . import model_state
 from .i18n import t
 from .theme import token_label
-from .widgets import escape_md
+from .widgets import escape_md, presenting
 
 MODES = ("greedy", "beam")
 MAX_CHARS = 1000                 # longer text is cut, with a notice; the box counts
@@ -93,8 +93,12 @@ def sentence_input(page: str, ckpt: Checkpoint) -> tuple[str, int] | None:
                                            setting=search_note(ckpt)))
     text = st.text_input(t("sentence.input", src=escape_md(ckpt.config.src_lang), tgt=escape_md(ckpt.config.tgt_lang)),
                          key=text_key, placeholder=t("sentence.placeholder"), help=t("sentence.input_help", limit=MAX_CHARS))
-    with st.container(horizontal=True, gap="small", vertical_alignment="center"):
-        st.caption(t("sentence.examples"), width="content")
+    present = presenting()           # a projector: examples folded, no counter: the first screen holds the figure
+    box = st.expander(t("sentence.examples")) if present else \
+        st.container(horizontal=True, gap="small", vertical_alignment="center")
+    with box:
+        if not present:
+            st.caption(t("sentence.examples"), width="content")
         for i, sentence in enumerate(ex):
             st.button(escape_md(_short(sentence)), key=f"{page}_ex_{i}", type="tertiary",
                       on_click=_use_example, args=(text_key, sentence), help=escape_md(sentence))
@@ -104,7 +108,8 @@ def sentence_input(page: str, ckpt: Checkpoint) -> tuple[str, int] | None:
     if len(text) > MAX_CHARS:
         st.warning(t("sentence.cut", n=len(text), limit=MAX_CHARS), icon=":material/content_cut:")
         text = text[:MAX_CHARS]
-    st.caption(t("sentence.count", n=len(text), limit=MAX_CHARS))
+    if not present:
+        st.caption(t("sentence.count", n=len(text), limit=MAX_CHARS))
     if not text:
         st.info(t("sentence.empty"), icon=":material/edit:")
         return None

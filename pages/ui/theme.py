@@ -23,6 +23,19 @@ WORD_MARK = "·"
 FONT_SIZE = 15
 TICK_SIZE = 12
 PRESENT = {"font": 18, "tick": 16, "title": 22}
+# Projector mode's page: every text at PRESENT["font"] px or more, the page as wide as the screen, a
+# formula too wide for it scrolls instead of being cut off, and less room above the title.
+PRESENT_CSS = f"""<style>
+[data-testid="stMain"] :is(p, li, label, td, th, input, textarea, [data-testid="stCaptionContainer"],
+  [data-testid="stWidgetLabel"] *, [data-testid="stMarkdownContainer"] :is(p, li, span, code, strong, em):not(:is(h1, h2, h3, h4) *),
+  button :is(p, span), [data-baseweb="tab"] p, summary :is(p, span), [data-testid="stMetricLabel"] *)
+  {{ font-size: {PRESENT["font"]}px !important; }}
+[data-testid="stMain"] .katex {{ font-size: 1.15em !important; }}
+[data-testid="stMain"] .katex * {{ font-size: revert-layer; }}
+[data-testid="stMain"] .katex-display {{ overflow-x: auto; overflow-y: hidden; max-width: 100%; }}
+[data-testid="stMainBlockContainer"] {{ padding: 3.5rem 1.5rem 4rem; max-width: 100%; }}
+[data-testid="stMain"] h1 {{ font-size: 2rem !important; padding: 0 0 0.5rem; }}
+</style>"""
 
 
 def token_label(piece: str) -> str:

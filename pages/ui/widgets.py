@@ -90,8 +90,16 @@ def download_buttons(data: Data | Callable[[], Data], name: str, *, key: str) ->
 
 
 def page_header(prefix: str) -> None:
-    st.title(t(f"{prefix}.title"))
-    st.markdown(t(f"{prefix}.intro"))
+    """The page's title and introduction; on a projector the introduction folds away, so that the first
+    screen holds the sentence and its figures."""
+    if presenting():
+        title, about = st.columns([5, 2], vertical_alignment="center")
+        title.title(t(f"{prefix}.title"))
+        with about.popover(t("common.about_page"), icon=":material/info:", width="stretch"):
+            st.markdown(t(f"{prefix}.intro"))
+    else:
+        st.title(t(f"{prefix}.title"))
+        st.markdown(t(f"{prefix}.intro"))
 
 
 def latex(expr: str) -> None:
