@@ -86,7 +86,8 @@ def step_view(res: dict, beam: int, n_heads: int, eos_piece: str) -> None:
     stacked = presenting() or len(res["src_pieces"]) > STACK_OVER    # full width: room for every upright label
     c1, c2 = (st.container(), st.container()) if stacked else st.columns([2, 3])
     with c1:
-        fig = figures.topk_figure(step["topk_pieces"][b], step["topk_probs"][b], chosen=chosen_idx,
+        named = [t("decoding.topk.space") if piece == "▁" else piece for piece in step["topk_pieces"][b]]
+        fig = figures.topk_figure(named, step["topk_probs"][b], chosen=chosen_idx,
                                   title=t("decoding.topk.title", k=len(step["topk_probs"][b])),
                                   x_title=t("decoding.topk.x"))
         data = pd.DataFrame({"token": step["topk_pieces"][b], "id": step["topk_ids"][b],

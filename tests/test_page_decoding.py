@@ -88,3 +88,11 @@ def test_topk_figure_draws_the_probabilities():
     assert list(fig.data[0].y) == ["·ich", "&lt;unk&gt;", "·du"]          # theme.token_label
     colors = list(fig.data[0].marker.color)
     assert colors[0] == colors[2] != colors[1]
+
+
+def test_topk_figure_tells_small_probabilities_apart():
+    """Not one bar and four '0.000': every probability with its own digits, and its log-probability."""
+    probs = [0.9962, 0.0021, 0.00043, 0.000031, 2.2e-6]
+    text = list(figures.topk_figure(list("abcde"), probs).data[0].text)
+    assert text == ["0.996 (log −0.00)", "0.0021 (log −6.17)", "0.00043 (log −7.75)", "3.1e-05 (log −10.38)",
+                    "2.2e-06 (log −13.03)"]

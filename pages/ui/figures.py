@@ -12,6 +12,7 @@ Conventions
 """
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -596,6 +597,14 @@ def alignment_figure(weights, src_labels: Sequence[str], tgt_labels: Sequence[st
     return go.Figure(data=data, layout=layout, _validate=False)
 
 
+def probability_text(p: float) -> str:
+    """A probability with enough digits to tell the small ones apart, and its log: "0.940 (log −0.06)",
+    "0.00021 (log −8.47)"."""
+    shown = f"{p:.3f}" if p >= 0.01 else f"{p:.2g}" if p >= 1e-4 else f"{p:.1e}"
+    log = f"{math.log(p):.2f}".replace("-", "−") if p > 0 else "−∞"
+    return f"{shown} (log {log})"
+
+
 def topk_figure(tokens: Sequence[str], probs: Sequence[float], *, chosen: Sequence[int] = (), title: str = "",
                 x_title: str = "", decimals: int | None = 4) -> go.Figure:
     """The k most likely next tokens as horizontal bars, most likely on top; the bars `chosen` (the
@@ -603,8 +612,8 @@ def topk_figure(tokens: Sequence[str], probs: Sequence[float], *, chosen: Sequen
     vals = [float(p) for p in probs]
     colors = [PALETTE[1] if i in set(chosen) else PALETTE[0] for i in range(len(vals))]
     trace = {"type": "bar", "orientation": "h", "x": _rounded(vals, decimals), "y": tick_labels(tokens),
-             "marker": {"color": colors}, "text": [f"{v:.3f}" for v in vals], "textposition": "outside",
-             "cliponaxis": False, "hovertemplate": "%{y}: %{x:.4f}<extra></extra>"}
+             "marker": {"color": colors}, "text": [probability_text(v) for v in vals], "textposition": "outside",
+             "cliponaxis": False, "hovertemplate": "%{y}: %{text}<extra></extra>"}
     layout = {"font": {"size": FONT_SIZE}, "showlegend": False, "height": int(120 + 38 * len(vals)),
               "margin": {"l": 10, "r": 30, "t": 50 if title else 16, "b": 10},
               "xaxis": {"range": [0, 1.12], "title": {"text": escape(x_title)}},
