@@ -24,10 +24,11 @@ AVERAGE = -1
 
 
 def sides(res: dict, kind: str) -> tuple[list[str], list[str]]:
-    """Query and key pieces of one attention type."""
+    """Query and key pieces of one attention type.  A decoder row is named by the token it predicts (its
+    input is the token before: the output shifted right), so that row ·사과를 is the one choosing 사과를."""
     return {"enc_self": (res["src_pieces"], res["src_pieces"]),
-            "dec_self": (res["tgt_pieces"], res["tgt_pieces"]),
-            "cross": (res["tgt_pieces"], res["src_pieces"])}[kind]
+            "dec_self": (res["pred_pieces"], res["tgt_pieces"]),
+            "cross": (res["pred_pieces"], res["src_pieces"])}[kind]
 
 
 def weights_at(res: dict, kind: str, level: str) -> tuple[np.ndarray, list[str], list[str]]:
@@ -148,7 +149,7 @@ def kind_view(res: dict, kind: str, level: str, tgt_lang: str) -> None:
     if presenting():
         st.caption(caption)
     if kind == "cross":
-        st.caption(t("translate.kind.cross.rows", start=start_of(res)))
+        st.caption(t("translate.kind.cross.rows", start=start_of(res), first=theme.token_label(res["pred_pieces"][0])))
         if tgt_lang == "ko":
             st.info(t("translate.sov_note"), icon=":material/swap_horiz:")
 

@@ -94,8 +94,8 @@ def test_word_level_merges_pieces(app_checkpoints, ckpt, lang):
     assert not at.exception
     tr, probe = reference(ckpt, ckpt.examples[0]["src"])
     pieces_src = ckpt.tokenizer.pieces(tr.src_ids)
-    pieces_tgt = ckpt.tokenizer.pieces([ckpt.config.bos_id, *tr.out_ids])
-    merged, qw, kw = explain.to_words(probe.weights("cross", 0)[0, 0].numpy(), pieces_tgt, pieces_src)
+    predicted = ckpt.tokenizer.pieces([*tr.out_ids, ckpt.config.eos_id])   # a row is named by what it predicts
+    merged, qw, kw = explain.to_words(probe.weights("cross", 0)[0, 0].numpy(), predicted, pieces_src)
     focus = spec(at, "tr_focus_cross")
     np.testing.assert_allclose(np.array(focus["data"][0]["z"]), np.round(merged, 4), atol=1e-12)
     assert len(focus["data"][0]["x"]) == len(kw) and len(focus["data"][0]["y"]) == len(qw)
