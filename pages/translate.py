@@ -16,9 +16,10 @@ from pages.ui.export import matrix_frame
 from pages.ui.i18n import current_lang, strings, t
 from pages.ui.sentence import kind_label, layer_head_label, run_cached, sentence_run
 from pages.ui.widgets import busy_notice, download_buttons, escape_md, latex, page_header, presenting, show_figure
-from transformer_core import alignment, explain
+from transformer_core import alignment, explain, input_check
 
 KINDS = explain.ATTENTION_KINDS
+UNK = "<unk>"                          # theme.SPECIAL_NAMES' name of SentencePiece's unknown piece (decoded as ⁇)
 LEVELS = ("token", "word")
 AVERAGE = -1
 
@@ -327,8 +328,12 @@ def main() -> None:
     with st.container(key="translation", border=True):
         st.caption(t("translate.output", tgt=escape_md(ckpt.config.tgt_lang),
                      mode=t("sentence.mode.beam") if beam > 1 else t("sentence.mode.greedy")))
-        if res["text"]:
-            st.markdown("### " + escape_md(res["text"]))
+        shown = escape_md(res["text"].replace("⁇", UNK))      # an unknown piece by its name, not a glyph
+        if not input_check.check(ckpt.tokenizer, ckpt.config.src_lang, text).readable:
+            st.caption(t("translate.not_meaningful"))
+            st.markdown(f"~~{shown}~~" if shown else t("translate.empty_output"))
+        elif shown:
+            st.markdown("### " + shown)
         else:
             st.markdown(t("translate.empty_output"))
     attention_view(res, ckpt.config.tgt_lang, ckpt.config.n_decoder_layers, ckpt.config.n_heads)

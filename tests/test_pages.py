@@ -418,3 +418,20 @@ def test_training_page_follows_the_chosen_model():
         history_fig, _ = chart(at, "fig_train_history")
         first = history.load(ROOT / "checkpoints" / name / history.HISTORY).weights[0]["cross"][0, -1, 0]
         np.testing.assert_allclose(arr(history_fig.data[0].z), first, atol=1e-3)      # this model's record
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_hangul_into_the_english_reader_is_named_and_not_shown_as_a_translation(lang):
+    """en→ko reads English only: a Korean sentence gets the real reason (a script it never read as a
+    source), and what the decoder writes is shown struck through as not a translation."""
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.query_params["lang"] = lang
+    at.query_params["model"] = "enko"
+    at.run()
+    at.text_input(key="tr_text").input("나는 사과를 좋아한다").run()
+    assert not at.exception
+    s = load(lang)
+    notice = [w.value for w in at.warning if w.value.startswith(s["sentence.unreadable.script"].split("{")[0])]
+    assert notice and "pieces are unknown" not in notice[0] and "조각이" not in notice[0]
+    assert any(c.value == s["translate.not_meaningful"] for c in at.caption)
+    assert any(m.value.startswith("~~") for m in at.markdown)
