@@ -6,7 +6,7 @@ import pytest
 import torch
 
 from transformer_core.config import ModelConfig
-from transformer_core.decoding import (beam_search, beam_search_batch, default_max_len, embedding_t, greedy_decode, greedy_decode_batch,
+from transformer_core.decoding import (beam_search, beam_search_batch, default_max_len, filtered_distribution, sample_decode, embedding_t, greedy_decode, greedy_decode_batch,
                                       length_penalty)
 from transformer_core.model import Transformer
 
@@ -229,3 +229,40 @@ def test_the_last_beam_step_lists_every_finished_hypothesis_with_the_chosen_one(
     assert max(score for _, score in last.finished) == decoded.score
     for before, after in zip(decoded.steps, decoded.steps[1:]):       # finished hypotheses accumulate
         assert after.finished[:len(before.finished)] == before.finished
+
+
+
+@pytest.mark.parametrize("seed", [0, 5, 12])
+def test_a_forced_prefix_is_kept_and_greedy_continues_from_it(seed):
+    model = make_model(seed)
+    src = SOURCES[0]
+    free = greedy_decode(model, src, max_len=10).ids
+    prefix = [9, 4] if free[:2] != [9, 4] else [8, 4]            # a beginning the model would not choose
+    out = greedy_decode(model, src, max_len=10, prefix=prefix)
+    assert out.ids[:2] == prefix and out.ids != free
+    logp = teacher_forced_log_probs(model, src, out.ids)      # every token after the prefix is the argmax
+    for i, token in enumerate(with_eos(out.ids, 10)[2:], start=2):
+        assert int(logp[i].argmax()) == token
+    assert out.score == pytest.approx(float(sum(logp[i, t] for i, t in enumerate(with_eos(out.ids, 10)))), abs=1e-4)
+
+
+def test_filtered_distribution_keeps_top_k_and_the_nucleus():
+    logp = torch.log_softmax(torch.tensor([3.0, 2.0, 1.0, 0.0, -1.0, -9.0]), dim=0)
+    probs = logp.exp()
+    assert torch.allclose(filtered_distribution(logp), probs)
+    top2 = filtered_distribution(logp, top_k=2)
+    assert (top2[2:] == 0).all() and torch.allclose(top2[:2], probs[:2] / probs[:2].sum())
+    nucleus = filtered_distribution(logp, top_p=0.8)             # 0.64 + 0.23 reaches 0.8
+    assert (nucleus > 0).tolist() == [True, True, False, False, False, False]
+    hot = filtered_distribution(logp, temperature=2.0)
+    assert hot[0] < probs[0] and hot[4] > probs[4] and torch.isclose(hot.sum(), torch.tensor(1.0))
+    assert filtered_distribution(logp, temperature=0).tolist() == [1, 0, 0, 0, 0, 0]
+
+
+def test_sampling_is_reproducible_for_a_seed_and_greedy_at_temperature_zero():
+    model = make_model(MIXED, eos_boost=1.0)
+    src = SOURCES[1]
+    draws = {seed: sample_decode(model, src, temperature=1.5, seed=seed, max_len=10).ids for seed in range(6)}
+    assert sample_decode(model, src, temperature=1.5, seed=3, max_len=10).ids == draws[3]
+    assert len({tuple(d) for d in draws.values()}) > 1                 # different seeds draw differently
+    assert sample_decode(model, src, temperature=0, seed=4, max_len=10).ids == greedy_decode(model, src, max_len=10).ids

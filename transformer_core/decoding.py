@@ -15,6 +15,7 @@ has no padding (attention then needs no mask per call).
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import torch
@@ -153,11 +154,14 @@ def _probe(trace: bool, heads_off) -> Probe | None:
 
 @torch.inference_mode()
 def greedy_decode(model: Transformer, src: list[int], max_len: int | None = None, trace: bool = False,
-                  top_k: int = 5, heads_off: dict[str, list[int]] | None = None, force_eos: bool = False) -> Decoded:
-    """src: source ids (BOS … EOS).  Picks the most likely token at each step."""
+                  top_k: int = 5, heads_off: dict[str, list[int]] | None = None, force_eos: bool = False,
+                  prefix: Sequence[int] = (), sampler: Callable[[torch.Tensor], int] | None = None) -> Decoded:
+    """src: source ids (BOS … EOS).  Picks the most likely token at each step; the first tokens are
+    `prefix` (what-if decoding: the model continues from a beginning it is given, whose log-probabilities
+    count in the score); sampler(logp) -> token replaces the most likely one (sample_decode)."""
     eval_mode(model)
     cfg = model.cfg
-    max_len = max_len or default_max_len(model, len(src))
+    max_len = max(max_len or default_max_len(model, len(src)), len(prefix) + 1)
     device = model.device
     stepper = _Stepper(model, torch.tensor([src], device=device), None, _probe(trace, heads_off))
     out, score, steps = [cfg.bos_id], 0.0, [] if trace else None
@@ -165,17 +169,56 @@ def greedy_decode(model: Transformer, src: list[int], max_len: int | None = None
         logp = stepper.log_probs(torch.tensor([out[-1]], device=device))[0]  # (V,)
         if force_eos and step == max_len - 1:
             logp = forced_eos(logp, cfg.eos_id)
-        token = int(logp.argmax())
+        if step < len(prefix):
+            token = int(prefix[step])
+        else:
+            token = int(logp.argmax()) if sampler is None else sampler(logp)
         score += float(logp[token])
         if trace:
             top = logp.exp().topk(top_k)
             steps.append(StepTrace(step, [list(out)], [top.indices.tolist()], [top.values.tolist()],
                                    stepper.cross_row(), [(out[1:] + [token], score)]))
         out.append(token)
-        if token == cfg.eos_id:
+        if token == cfg.eos_id and step >= len(prefix) - 1:
             break
     ids = [t for t in out[1:] if t != cfg.eos_id]
     return Decoded(ids, score, steps)
+
+
+def filtered_distribution(logp: torch.Tensor, temperature: float = 1.0, top_k: int = 0,
+                          top_p: float = 1.0) -> torch.Tensor:
+    """The next-token distribution sampling draws from, (V,) log-probabilities -> (V,) probabilities:
+    softmax(logp / temperature), then only the top_k most likely (0: all), then only the smallest set of
+    most likely tokens whose probability reaches top_p (nucleus sampling, Holtzman et al. 2020),
+    renormalized.  temperature 0: all the probability on the most likely token (greedy)."""
+    if temperature <= 0:
+        probs = torch.zeros_like(logp)
+        probs[logp.argmax()] = 1.0
+        return probs
+    probs = torch.softmax(logp.float() / temperature, dim=-1)
+    order = probs.argsort(descending=True)
+    keep = torch.zeros_like(probs, dtype=torch.bool)
+    ranked = probs[order]
+    n = ranked.numel() if top_k <= 0 else min(top_k, ranked.numel())
+    if top_p < 1.0:                      # the first tokens whose cumulative probability reaches top_p
+        n = min(n, int((ranked.cumsum(0) < top_p).sum()) + 1)
+    keep[order[:n]] = True
+    probs = probs * keep
+    return probs / probs.sum()
+
+
+def sample_decode(model: Transformer, src: list[int], temperature: float = 1.0, top_k: int = 0,
+                  top_p: float = 1.0, seed: int = 0, max_len: int | None = None, trace: bool = False,
+                  prefix: Sequence[int] = ()) -> Decoded:
+    """Draw each next token from filtered_distribution (temperature, top-k, top-p), reproducibly for a
+    seed; temperature 0 is greedy decoding."""
+    generator = torch.Generator().manual_seed(int(seed))
+
+    def draw(logp: torch.Tensor) -> int:
+        probs = filtered_distribution(logp, temperature, top_k, top_p).cpu()
+        return int(torch.multinomial(probs, 1, generator=generator))
+
+    return greedy_decode(model, src, max_len=max_len, trace=trace, prefix=prefix, sampler=draw)
 
 
 @torch.inference_mode()

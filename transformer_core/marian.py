@@ -120,6 +120,11 @@ class MarianTokenizer:
         pieces += self.source.encode(text[code.end():] if code else text, out_type=str)
         return [self.vocab.get(p, self.unk_id) for p in pieces]
 
+    def encode_target(self, text: str) -> list[int]:
+        """Target text -> ids through target.spm (a forced beginning of a translation)."""
+        pieces = self.target.encode(" ".join(text.split()), out_type=str)
+        return [self.vocab.get(p, self.unk_id) for p in pieces]
+
     def decode(self, ids) -> str:
         """Output ids -> text with target.spm; <pad> and </s> are skipped."""
         skip = (self.pad_id, self.eos_id, self.bos_id)

@@ -94,6 +94,10 @@ class Tokenizer:
         return self.sp.encode(normalize(text), out_type=int, enable_sampling=True, alpha=sample_alpha,
                               nbest_size=SAMPLE_NBEST)
 
+    def encode_target(self, text: str) -> list[int]:
+        """Target-side text -> ids (a forced beginning of a translation): one joint vocabulary, so encode."""
+        return self.encode(text)
+
     @staticmethod
     def seed_sampling(seed: int) -> None:
         """Seed SentencePiece's sampling (one generator for the whole process)."""

@@ -1,8 +1,11 @@
 """Translate sentences with a checkpoint.
 
     python -m transformer_core.translate --checkpoint DIR [--beam N] [FILE|-]
+    python -m transformer_core.translate --checkpoint DIR --prefix "나는 배를" -          # what-if: a forced beginning
+    python -m transformer_core.translate --checkpoint DIR --sample --temperature 0.8 --top-k 20 --top-p 0.9 --seed 1 -
 
-prints one translation per input line (greedy with --beam 1).
+prints one translation per input line (greedy with --beam 1; with --prefix, greedy from that beginning; with
+--sample, drawn from the filtered next-token distribution, the same for the same seed).
 """
 from __future__ import annotations
 
@@ -14,7 +17,7 @@ from dataclasses import dataclass
 import torch
 
 from .checkpoint import Checkpoint, CheckpointError, load_checkpoint
-from .decoding import Decoded, beam_search, beam_search_batch, greedy_decode, greedy_decode_batch
+from .decoding import Decoded, beam_search, beam_search_batch, greedy_decode, greedy_decode_batch, sample_decode
 from .tokenizer import Tokenizer, wrap_source
 
 
@@ -50,6 +53,22 @@ def translate(ckpt: Checkpoint, text: str, beam: int | None = None, alpha: float
     return Translation(src, out.ids, ckpt.tokenizer.decode(out.ids), truncated, out)
 
 
+def continue_from(ckpt: Checkpoint, text: str, prefix: str, trace: bool = False) -> Translation:
+    """What-if decoding: the translation that begins with `prefix` (target text), greedy after it."""
+    src, truncated = source_ids(ckpt.tokenizer, text, ckpt.config.max_len)
+    forced = ckpt.tokenizer.encode_target(prefix) if prefix.strip() else []
+    out = greedy_decode(ckpt.model, src, trace=trace, prefix=forced[: ckpt.config.max_len - 2])
+    return Translation(src, out.ids, ckpt.tokenizer.decode(out.ids), truncated, out)
+
+
+def sample(ckpt: Checkpoint, text: str, temperature: float = 1.0, top_k: int = 0, top_p: float = 1.0,
+           seed: int = 0, trace: bool = False) -> Translation:
+    """A translation drawn token by token from the filtered distribution (decoding.sample_decode)."""
+    src, truncated = source_ids(ckpt.tokenizer, text, ckpt.config.max_len)
+    out = sample_decode(ckpt.model, src, temperature, top_k, top_p, seed, trace=trace)
+    return Translation(src, out.ids, ckpt.tokenizer.decode(out.ids), truncated, out)
+
+
 def translate_lines(ckpt: Checkpoint, lines: list[str], beam: int | None = None, batch_size: int = 64) -> list[str]:
     """Translate many sentences in batches of similar length, on the model's device: batched greedy for
     beam 1, else batched beam search (the checkpoint's beam width when beam is None)."""
@@ -75,10 +94,19 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
     parser.add_argument("--checkpoint", required=True, help="checkpoint folder")
     parser.add_argument("--beam", type=int, help="beam size; 1 = greedy (default: the model's, 4 for ours)")
+    parser.add_argument("--prefix", help="what-if decoding: every translation begins with this text")
+    parser.add_argument("--sample", action="store_true", help="draw each next token instead of the most likely")
+    parser.add_argument("--temperature", type=float, default=1.0, help="with --sample; 0 is greedy")
+    parser.add_argument("--top-k", type=int, default=0, help="with --sample: only the k most likely (0: all)")
+    parser.add_argument("--top-p", type=float, default=1.0, help="with --sample: the smallest set of most likely "
+                                                                   "tokens reaching this probability")
+    parser.add_argument("--seed", type=int, default=0, help="with --sample: the same seed draws the same")
     parser.add_argument("input", nargs="?", default="-", help="text file, one sentence per line, or - for stdin")
     args = parser.parse_args(argv)
     if args.beam is not None and args.beam < 1:
         parser.error("--beam must be at least 1")
+    if args.temperature < 0 or not 0 < args.top_p <= 1 or args.top_k < 0:
+        parser.error("--temperature must be ≥ 0, --top-p in (0, 1], --top-k ≥ 0")
     try:
         ckpt = load_checkpoint(args.checkpoint)
     except CheckpointError as err:
@@ -92,7 +120,14 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: cannot read {args.input}: {err}", file=sys.stderr)
         return 2
     torch.set_grad_enabled(False)
-    for text in translate_lines(ckpt, lines, args.beam):
+    if args.prefix is not None:
+        outputs = [continue_from(ckpt, line, args.prefix).text if line.strip() else "" for line in lines]
+    elif args.sample:
+        outputs = [sample(ckpt, line, args.temperature, args.top_k, args.top_p, args.seed).text
+                   if line.strip() else "" for line in lines]
+    else:
+        outputs = translate_lines(ckpt, lines, args.beam)
+    for text in outputs:
         print(text)
     return 0
 
