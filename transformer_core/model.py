@@ -176,21 +176,28 @@ class Transformer(nn.Module):
             return self.pos_embedding.weight[start:start + length]
         return self.pe[start:start + length]
 
-    def embed(self, ids: torch.Tensor, stack: str, probe: Probe | None = None, start: int = 0) -> torch.Tensor:
-        """Dropout(Embedding(ids)·√d_model + PE).  ids: (B, T) -> (B, T, d_model)"""
+    def token_vectors(self, ids: torch.Tensor, stack: str = "encoder") -> torch.Tensor:
+        """Embedding(ids)·√d_model: the tokens as the stack reads them, before the positions.  (B, T, d_model)"""
         embedding = self.source_embedding if stack == "encoder" else self.embedding
         tok = embedding(ids)                                       # (B, T, d_model)
-        if self.cfg.scale_embedding:
-            tok = tok * math.sqrt(self.cfg.d_model)
+        return tok * math.sqrt(self.cfg.d_model) if self.cfg.scale_embedding else tok
+
+    def embed(self, ids: torch.Tensor, stack: str, probe: Probe | None = None, start: int = 0,
+              tok: torch.Tensor | None = None) -> torch.Tensor:
+        """Dropout(Embedding(ids)·√d_model + PE).  ids: (B, T) -> (B, T, d_model).  tok: the token vectors
+        given instead of looked up (attribution.py differentiates with respect to them)."""
+        tok = self.token_vectors(ids, stack) if tok is None else tok
         pos = self.positions(start, ids.size(1))                  # (T, d_model)
         x = tok + pos
         if probe is not None and probe.full:
             probe.record(f"{stack}.embed", token=tok, position=pos, sum=x)
         return self.dropout(x) if self.training else x
 
-    def encode(self, src: torch.Tensor, src_mask: torch.Tensor, probe: Probe | None = None) -> torch.Tensor:
-        """src: (B, S), src_mask: (B, 1, 1, S) -> memory (B, S, d_model)"""
-        x = self.embed(src, "encoder", probe)
+    def encode(self, src: torch.Tensor, src_mask: torch.Tensor, probe: Probe | None = None,
+               tok: torch.Tensor | None = None) -> torch.Tensor:
+        """src: (B, S), src_mask: (B, 1, 1, S) -> memory (B, S, d_model); tok: the source token vectors
+        (B, S, d_model) instead of src's embeddings"""
+        x = self.embed(src, "encoder", probe, tok=tok)
         for layer in self.encoder:
             x = layer(x, src_mask, probe)
         return x
