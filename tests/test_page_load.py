@@ -70,7 +70,7 @@ def test_the_server_bound_evicts_the_least_recently_used_and_tells_its_owner(lan
     assert reg.usage()[0] == 2 and staged(env) == 2             # its files went with it
     first.run()
     notice = [w.value for w in first.warning]
-    assert notice == [tr("model.evicted", lang, labels="first-model")], notice
+    assert notice == [tr("model.evicted", lang, labels="first\\-model")], notice
     assert active(first).startswith("bundled:")
     assert not [o for o in first.selectbox(key="models_select").options if "first-model" in o]
     first.run()
@@ -140,7 +140,8 @@ def test_a_busy_pool_shows_the_busy_message_and_the_page_recovers(lang, processe
         assert time.monotonic() < deadline
         time.sleep(0.05)
     assert not at.exception and tr("app.busy", lang) not in [w.value for w in at.warning]
-    assert [m.value for m in at.markdown if m.value.startswith("### ")]   # the translation is drawn
+    assert [m.value for m in at.markdown if m.value.startswith(("### ", "~~"))]   # the output is drawn (struck
+    # through: the random tag leaves the toy model too many unknown pieces to read it)
 
 
 def test_the_time_limit_answers_busy_while_the_worker_is_taken(monkeypatch):

@@ -92,8 +92,11 @@ def test_translate_page_heatmaps_alignment_and_head_switch_off(marian_app, lang)
         at = app(lang, atlas_mode="beam", tr_kind=s[f"attn.kind.{kind}"])
         grid = chart_spec(at, f"tr_grid_{kind}")
         assert len(grid["data"]) >= 1
-        if kind != "enc_self":
-            assert figures.escape(start) in json.dumps(grid)            # the decoder's first row is <pad>
+        if kind == "dec_self":
+            assert figures.escape(start) in json.dumps(grid)            # the decoder reads <pad> first
+        if kind != "enc_self":                                           # its rows: the tokens they predict
+            first = figures.tick_labels(ckpt.tokenizer.pieces(tr.decoded.ids[:1] or [ckpt.config.eos_id]))[0]
+            assert first in grid["data"][0]["y"]
     at = app(lang, atlas_mode="beam", tr_kind=s["translate.align.tab"])
     assert chart_spec(at, "tr_align_fig")["data"]
     at.button(key="tr_off_all_cross").click().run()
