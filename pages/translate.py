@@ -134,14 +134,18 @@ def kind_view(res: dict, kind: str, level: str, tgt_lang: str) -> None:
             fits = H if len(k) > figures.GRID_TICK_LIMIT else max(1, min(H, GRID_COLUMNS // (len(k) + 1)))
             layers, per_row, kw, q_text, k_text = range(L), fits, {}, q, k
         panels, titles, selected = head_rows(w, layers, per_row, (layer, head))
+        if kind == "dec_self" and level == "token":      # the future: masked, drawn as the Masks page draws it
+            kw |= {"masked": np.triu(np.ones((len(q), len(k)), dtype=bool), 1), "masked_name": t("translate.masked")}
         fig = figures.attention_grid(panels, q_text, k_text, panel_titles=titles, selected=selected,
                                      x_title=x_title, y_title=y_title, colorbar_title=t("translate.weight"),
                                      title=t("translate.grid.title", kind=kind_label(kind)), **kw)
         show_figure(fig, f"{kind}_grid", key=f"tr_grid_{kind}")
         download_buttons(lambda: grid_frames(w, q, k), f"{kind}_all_heads", key=f"tr_grid_dl_{kind}")
     with f:
+        future = np.triu(np.ones((len(q), len(k)), dtype=bool), 1) if kind == "dec_self" and level == "token" else None
         fig = figures.attention_heatmap(w[layer, head], q, k, x_title=x_title, y_title=y_title,
-                                        colorbar_title=t("translate.weight"),
+                                        colorbar_title=t("translate.weight"), masked=future,
+                                        masked_name=t("translate.masked"),
                                         title=t("translate.focus.title", kind=kind_label(kind),
                                                 head=layer_head_label(layer, head)))
         show_figure(fig, f"{kind}_{layer + 1}_{head + 1}", key=f"tr_focus_{kind}")

@@ -608,6 +608,32 @@ def shot(name: str, page, selector: str) -> None:
     page.locator(selector).screenshot(path=str(SCREENSHOT_DIR / name), animations="disabled")
 
 
+MASKED_DRAWN = """([name]) => { const g = document.querySelector('.st-key-tr_focus_dec_self .js-plotly-plot');
+    if (!g || !g._fullData) return null;
+    const cover = g._fullData.find(t => t.name === name);
+    return cover ? Array.from(cover.z, r => Array.from(r, v => v === null || Number.isNaN(v) ? 0 : 1)) : null; }"""
+TOPK_DRAWN = """() => { const g = document.querySelector('.st-key-dec_topk .js-plotly-plot');
+    return g && g._fullData ? Array.from(g._fullData[0].text) : null; }"""
+
+
+def test_the_decoders_future_is_drawn_masked_and_small_probabilities_keep_their_digits(sessions, served):
+    """The masked decoder self-attention draws its upper triangle in the mask grey (not as weights of 0);
+    the decoding page's top-k bars each print their probability with digits and its log-probability."""
+    en = sessions("en")
+    page = en.page
+    translate(en, SENTENCE, source_pieces(served, en.model, SENTENCE))
+    page.get_by_role("tab", name=I18N["en"]["attn.kind.dec_self"]).click()
+    name = html.escape(I18N["en"]["translate.masked"], quote=False)
+    page.wait_for_function(f"() => ({MASKED_DRAWN})([{json.dumps(name)}]) !== null", polling=100)
+    cover = page.evaluate(MASKED_DRAWN, [name])
+    n = len(cover)
+    assert n > 2 and cover == [[int(j > i) for j in range(n)] for i in range(n)]
+    en.go("decode", "decoding")
+    page.wait_for_function(f"() => ({TOPK_DRAWN})() !== null", polling=100)
+    texts = page.evaluate(TOPK_DRAWN)
+    assert len(texts) == 5 and all("(log " in text and float(text.split(" ")[0]) > 0 for text in texts), texts
+
+
 def test_after_the_script_health_check_a_bookmarked_page_opens_without_a_notice(browser, served, tmp_path):
     """A fresh server, as a school's container after a restart.  Its first script run goes through Streamlit's
     older pages/ mode, where our URLs do not exist: a first visit to /attention-masks would show the

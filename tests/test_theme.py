@@ -27,6 +27,8 @@ COLOURED = {
     "attention_grid": (lambda: figures.attention_grid(WEIGHTS[None, None], TOKENS, TOKENS, panel_titles=[["h"]]),
                        theme.SEQUENTIAL, False),
     "attention_heatmap": (lambda: figures.attention_heatmap(WEIGHTS, TOKENS, TOKENS), theme.SEQUENTIAL, False),
+    "mask_trace": (lambda: go.Figure(data=[figures.mask_trace(np.ones((2, 2)), ["a", "b"], ["a", "b"], "m")]),
+                   [[0.0, theme.MASK_COLORS[0][1]], [1.0, theme.MASK_COLORS[0][1]]], False),
     "matrix_panels": (lambda: figures.matrix_panels([SIGNED], TOKENS, panel_titles=["Q"]), theme.DIVERGING, True),
     "history_figure": (lambda: figures.history_figure(WEIGHTS, 10, TOKENS, TOKENS, [5, 10], [3.0, 2.0]),
                        theme.SEQUENTIAL, False),

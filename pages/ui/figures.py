@@ -418,7 +418,7 @@ def attention_grid(weights, q_labels: Sequence[str], k_labels: Sequence[str], *,
                    panel_titles: Sequence[Sequence[str]], x_title: str = "", y_title: str = "",
                    colorbar_title: str = "", selected: tuple[int, int] | None = None,
                    decimals: int | None = 4, title: str = "", tick_limit: int = GRID_TICK_LIMIT,
-                   cell_px: float | None = None) -> go.Figure:
+                   cell_px: float | None = None, masked=None, masked_name: str = "") -> go.Figure:
     """Every layer × head of one attention type in ONE heatmap: weights (L, h, Tq, Tk) laid out as
     rows of layers and columns of heads, a blank row / column between panels, one 0..1 colour scale.
     Panel (l, head) is grid_panel(fig, l, head) = weights[l, head] (rounded to `decimals`).
@@ -426,7 +426,9 @@ def attention_grid(weights, q_labels: Sequence[str], k_labels: Sequence[str], *,
     One trace on one pair of axes draws 3–10× faster than a subplot per head.  Longer sentences
     (more than tick_limit tokens) get no tick labels (the labels are most of the drawing time);
     hovering names query and key.  panel_titles[l][head] labels each panel; `selected` gets a frame.
-    cell_px fixes the height of a row (projector mode: room for large tick labels)."""
+    cell_px fixes the height of a row (projector mode: room for large tick labels).  masked (Tq, Tk), True
+    where a query may not look (the decoder's future): those cells of every panel drawn grey on top, as
+    the Masks page draws them, not as a weight of 0."""
     arr = as_array(weights)
     L, H, Tq, Tk = arr.shape
     ticks = max(Tq, Tk) <= tick_limit
@@ -482,7 +484,23 @@ def attention_grid(weights, q_labels: Sequence[str], k_labels: Sequence[str], *,
                         "title": {"text": escape(y_title)}}}
     if title:
         layout["title"] = {"text": escape(title), "font": {"size": FONT_SIZE + 1}}
-    return go.Figure(data=[trace], layout=layout, _validate=False)
+    data = [trace]
+    if masked is not None:
+        cover = np.full(z.shape, np.nan)
+        for layer in range(L):
+            for head in range(H):
+                r, c = layer * (Tq + gr), head * (Tk + gc)
+                cover[r:r + Tq, c:c + Tk] = np.where(np.asarray(masked, dtype=bool), 1.0, np.nan)
+        data.append(mask_trace(cover, xs, ys, masked_name, gap=1 if small else 0))
+    return go.Figure(data=data, layout=layout, _validate=False)
+
+
+def mask_trace(cover: np.ndarray, xs: Sequence[str], ys: Sequence[str], name: str, gap: int = 1) -> dict:
+    """A heatmap trace of the masked cells (1 where masked, NaN elsewhere) in the Masks page's grey."""
+    return {"type": "heatmap", "z": [[None if v != v else 1.0 for v in row] for row in cover.tolist()], "x": list(xs),
+            "y": list(ys), "name": escape(name), "colorscale": [[0.0, MASK_COLORS[0][1]], [1.0, MASK_COLORS[0][1]]],
+            "showscale": False, "hoverongaps": False, "xgap": gap, "ygap": gap,
+            "hovertemplate": f"{escape(name)}<extra></extra>"}
 
 
 def grid_panel(fig, layer: int, head: int) -> np.ndarray:
@@ -497,9 +515,9 @@ def grid_panel(fig, layer: int, head: int) -> np.ndarray:
 def attention_heatmap(matrix, q_labels: Sequence[str], k_labels: Sequence[str], *, title: str = "",
                       x_title: str = "", y_title: str = "", colorbar_title: str = "",
                       decimals: int | None = 4, show_values: bool | None = None, zmax: float = 1.0,
-                      height: int | None = None) -> go.Figure:
+                      height: int | None = None, masked=None, masked_name: str = "") -> go.Figure:
     """One head's attention (Tq, Tk) large, 0..zmax scale; the values are written in the cells when
-    the matrix is small (show_values None: up to 10 × 10)."""
+    the matrix is small (show_values None: up to 10 × 10); masked cells (Tq, Tk) drawn grey on top."""
     arr = as_array(matrix)
     if arr.ndim == 1:
         arr = arr[None, :]
@@ -524,7 +542,11 @@ def attention_heatmap(matrix, q_labels: Sequence[str], k_labels: Sequence[str], 
                         "title": {"text": escape(y_title)}}}
     if title:
         layout["title"] = {"text": escape(title), "font": {"size": FONT_SIZE + 1}}
-    return go.Figure(data=[trace], layout=layout, _validate=False)
+    data = [trace]
+    if masked is not None:
+        cover = np.where(np.asarray(masked, dtype=bool), 1.0, np.nan)
+        data.append(mask_trace(cover, trace["x"], trace["y"], masked_name, gap=trace["xgap"]))
+    return go.Figure(data=data, layout=layout, _validate=False)
 
 
 ALIGN_BINS = 8
