@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from pages.ui import figures, model_state
+from pages.ui import figures, model_state, theme
 from pages.ui.export import matrix_frame
 from pages.ui.i18n import t
 from pages.ui.sentence import layer_head_label, search_note, sentence_run, start_label
@@ -37,9 +37,15 @@ def lesson(ckpt, beam: int) -> None:
 
 def shift_table(prefix: list[str], chosen: list[str]) -> pd.DataFrame:
     """Decoder input (shifted right) over what each position predicts: the target shifted left."""
+    prefix, chosen = names(prefix), names(chosen)
     targets = [*prefix[1:], " | ".join(chosen) if chosen else "?"]
     return pd.DataFrame([prefix, targets], index=[t("decoding.table.input"), t("decoding.table.target")],
                         columns=[str(i) for i in range(len(prefix))])
+
+
+def names(pieces) -> list[str]:
+    """Pieces as every view writes them (theme.token_label: <s>, </s>, ·word)."""
+    return [theme.token_label(p) for p in pieces]
 
 
 def kept_after(step: dict, b: int) -> list[int]:
@@ -90,7 +96,7 @@ def step_view(res: dict, beam: int, n_heads: int, eos_piece: str) -> None:
         fig = figures.topk_figure(named, step["topk_probs"][b], chosen=chosen_idx,
                                   title=t("decoding.topk.title", k=len(step["topk_probs"][b])),
                                   x_title=t("decoding.topk.x"))
-        data = pd.DataFrame({"token": step["topk_pieces"][b], "id": step["topk_ids"][b],
+        data = pd.DataFrame({"token": names(step["topk_pieces"][b]), "id": step["topk_ids"][b],
                              "probability": step["topk_probs"][b]})
         show_figure(fig, f"step{s}_topk", data, key="dec_topk")
     with c2:
@@ -106,7 +112,7 @@ def step_view(res: dict, beam: int, n_heads: int, eos_piece: str) -> None:
         input_table(s, prefix, chosen, eos_piece)
     st.markdown(f"**{t('decoding.beams.title')}**")
     beams = pd.DataFrame([{t("decoding.beams.rank"): i + 1,
-                           t("decoding.beams.tokens"): " ".join(pieces),
+                           t("decoding.beams.tokens"): " ".join(names(pieces)),
                            t("decoding.beams.len"): len(ids),
                            t("decoding.beams.score"): round(score, 4)}
                           for i, (ids, score, pieces) in enumerate(step["beams"])])
@@ -120,7 +126,7 @@ def step_view(res: dict, beam: int, n_heads: int, eos_piece: str) -> None:
         best = max(score for _, score, _ in step["finished"])
         ranked = sorted(step["finished"], key=lambda f: -f[1])
         st.dataframe(pd.DataFrame([{t("decoding.beams.rank"): i + 1,
-                                    t("decoding.beams.tokens"): " ".join(pieces),
+                                    t("decoding.beams.tokens"): " ".join(names(pieces)),
                                     t("decoding.beams.len"): len(ids),
                                     t("decoding.finished.score"): round(score, 4),
                                     t("decoding.finished.best"): "✓" if score == best else ""}

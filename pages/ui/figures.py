@@ -298,7 +298,7 @@ def leak_figure(tokens: Sequence[str], with_mask: Sequence[float], without_mask:
                 changed_pos: int, *, with_name: str, without_name: str, title: str = "",
                 x_title: str = "", y_title: str = "", changed_label: str = "") -> go.Figure:
     """max |Δ output| per query row, with and without the causal mask."""
-    cats = [f"{i} {tok}" for i, tok in enumerate(tokens)]
+    cats = [f"{i} {token_label(tok)}" for i, tok in enumerate(tokens)]
     fig = bar_figure(cats, {with_name: with_mask, without_name: without_mask}, title=title,
                      x_title=x_title, y_title=y_title, text_fmt=".2g", height=400)
     fig.add_vline(x=changed_pos - 0.5, line_dash="dash", line_color="#6b7280")
