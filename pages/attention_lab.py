@@ -203,6 +203,7 @@ def why_scale_section() -> None:
         jac = softmax_jacobian(s_big).numpy()
         fig = figures.heatmap(jac, x_labels=labels, y_labels=labels, title=t("lab.sat.jac_title", c=factor),
                               x_title="z_j", y_title="s_i", colorscale=theme.DIVERGING, zmid=0, show_values=len(z) <= 6,
+                              zmin=-0.25, zmax=0.25,      # fixed (|∂s_i/∂z_j| ≤ 1/4): a vanishing gradient looks vanishing
                               fmt=".2e", show_scale=False)
         show_figure(fig, "softmax_jacobian", matrix_frame(jac, labels, labels))
     m1, m2 = st.columns(2)

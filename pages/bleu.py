@@ -18,14 +18,15 @@ CLIP_HYP, CLIP_REF = "the the the the", "the cat"      # the clipping example of
 
 
 def default_pair() -> tuple[str, str, str]:
-    """The example shown first: the active model's translation (beam) of its first example sentence
-    against that example's reference, or a fixed pair when there is none.  -> (hyp, ref, tokenizer)"""
+    """The example shown first: the active model's translation (beam) of the first example sentence it
+    does not translate exactly as the reference, against that reference, or else a fixed pair that
+    differs.  -> (hyp, ref, tokenizer)"""
     ckpt = model_state.active(quiet=True)
-    example = next((e for e in ckpt.examples if str(e.get("ref", "")).strip()), None) if ckpt else None
-    if example is None:
-        return t("bleu.default_hyp"), t("bleu.default_ref"), TOKENIZERS[0]
-    run = run_cached("translation", model_state.active_key(), ckpt, example["src"], beam_width(ckpt))
-    return run["text"], example["ref"], bleu_tokenize(ckpt.config.tgt_lang)
+    for example in (e for e in (ckpt.examples if ckpt else []) if str(e.get("ref", "")).strip()):
+        run = run_cached("translation", model_state.active_key(), ckpt, example["src"], beam_width(ckpt))
+        if run["text"].strip() != example["ref"].strip():      # a pair that differs: BLEU 100 teaches nothing
+            return run["text"], example["ref"], bleu_tokenize(ckpt.config.tgt_lang)
+    return t("bleu.default_hyp"), t("bleu.default_ref"), TOKENIZERS[0]
 
 
 def set_pair(hyp: str, ref: str) -> None:

@@ -5,7 +5,7 @@ import pandas as pd
 import streamlit as st
 import torch
 
-from pages.ui import figures
+from pages.ui import figures, model_state
 from pages.ui.export import matrix_frame
 from pages.ui.i18n import t
 from pages.ui.widgets import latex, page_header, show_figure
@@ -183,7 +183,9 @@ page_header("pe")
 latex(r"PE_{(pos,\,2i)} = \sin\!\left(pos / 10000^{2i/d_{model}}\right) \qquad "
       r"PE_{(pos,\,2i+1)} = \cos\!\left(pos / 10000^{2i/d_{model}}\right)")
 col1, col2 = st.columns(2)
-d_model = col1.slider(t("pe.d_model"), 4, 512, 128, step=2, key="pe_d_model", help=t("pe.d_model_help"))
+model = model_state.active(quiet=True)            # the sliders start at the chosen model's d_model
+d_model = col1.slider(t("pe.d_model"), 4, 512, min(512, model.config.d_model) if model else 256, step=2,
+                      key="pe_d_model", help=t("pe.d_model_help"))
 max_len = col2.slider(t("pe.max_len"), 2, 200, 64, key="pe_max_len", help=t("pe.max_len_help"))
 pe = pe_table(max_len, d_model)
 

@@ -227,6 +227,7 @@ def log_curves(log: TrainLog, name: str, key: str) -> None:
     m4.metric(t("training.log.elapsed"), f"{max(elapsed) / 60:.1f}" if elapsed else "–")
     if log.skipped:
         st.caption(t("training.log.skipped", n=log.skipped))
+    st.caption(t("training.log.why_low"))
 
 
 def active_first(logs: list[Path]) -> tuple[list[Path], list[str]]:

@@ -435,3 +435,19 @@ def test_hangul_into_the_english_reader_is_named_and_not_shown_as_a_translation(
     assert notice and "pieces are unknown" not in notice[0] and "조각이" not in notice[0]
     assert any(c.value == s["translate.not_meaningful"] for c in at.caption)
     assert any(m.value.startswith("~~") for m in at.markdown)
+
+
+def test_figures_that_misled_a_class_now_say_what_they_show():
+    """The Jacobian on a fixed ±1/4 scale, the PE slider at the model's d_model, the BLEU page opening on a
+    pair that differs, the training log saying why validation scores so well, steps written out."""
+    at = open_page("attention_lab", "en")
+    jac, _ = chart(at, "fig_softmax_jacobian")
+    assert (jac.data[0].zmin, jac.data[0].zmax) == (-0.25, 0.25)
+    at = open_page("positional", "en")
+    assert at.slider(key="pe_d_model").value == 256                     # the bundled models' d_model
+    at = open_page("bleu", "en")
+    assert at.text_area(key="bleu_hyp_en").value != at.text_area(key="bleu_refs_en").value
+    at = open_page("training", "en")
+    assert any(c.value == load("en")["training.log.why_low"] for c in at.caption)
+    log, _ = chart(at, "fig_log_ckpt")
+    assert log.layout.xaxis.exponentformat == "none"

@@ -48,7 +48,7 @@ def _layout(fig: go.Figure, title: str = "", x_title: str = "", y_title: str = "
         fig.update_xaxes(title_text=escape(x_title))
     if y_title:
         fig.update_yaxes(title_text=escape(y_title))
-    fig.update_xaxes(exponentformat="power")
+    fig.update_xaxes(exponentformat="none", separatethousands=True)   # steps: 20,000, not 0.2×10⁵
     fig.update_yaxes(exponentformat="power")
     return fig
 
