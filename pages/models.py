@@ -35,7 +35,9 @@ from transformer_core.registry import TooLarge
 from transformer_core.upload import (MB, UploadError, UploadLimits, checkpoint_error_kind, load_upload, mb,
                                      sweep_stale)
 
-KIND_ICONS = {"bundled": "📦", "upload": "⬆️", "hub": "🤗"}   # language-free option labels (the value survives a language switch)
+# language-free option labels (the value survives a language switch), in characters Debian's Chromium draws with
+# the CJK fonts of the image (emoji such as 📦 came out as empty boxes)
+KIND_ICONS = {"bundled": "■", "upload": "↑", "hub": "↓"}
 KIND_MATERIAL = {"bundled": ":material/inventory_2:", "upload": ":material/upload:", "hub": ":material/cloud_download:"}
 UPLOAD_TYPES = ["zip", "json", "safetensors", "model", "spm", "jsonl", "md"]   # spm: a Marian folder's source.spm, target.spm
 MAX_CARD_CHARS = 20_000

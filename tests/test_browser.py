@@ -350,7 +350,7 @@ def choose_model(session: Session, name: str) -> None:
     page = session.page
     session.go("checkpoints", "models")
     page.locator(".st-key-models_select").click()
-    page.get_by_role("option", name=f"📦 {name}", exact=True).click()
+    page.get_by_role("option", name=f"■ {name}", exact=True).click()
     page.wait_for_function("""([n]) => document.querySelector('[data-testid="stApp"]')
         .getAttribute('data-test-script-state') === 'notRunning'
         && document.querySelector('.st-key-models_select input')?.value.endsWith(n)""", arg=[name], polling=100)

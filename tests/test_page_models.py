@@ -90,7 +90,7 @@ def test_page_runs_in_both_languages(lang, app_checkpoints):
     at = open_page(lang)
     assert at.title[0].value == tr("models.title", lang)
     assert at.selectbox(key="models_select").label == tr("models.choose.label", lang)
-    assert at.selectbox(key="models_select").options == ["📦 toy-en", "📦 toy-ko"]
+    assert at.selectbox(key="models_select").options == ["■ toy-en", "■ toy-ko"]
     config = at.table[0].value
     values = dict(zip(config.index, config.iloc[:, 0]))
     assert values["d_model"] == "32" and values["d_k"] == "16 = 32 / 2" and values["n_heads"] == "h = 2"
@@ -329,3 +329,13 @@ def test_a_refresh_after_an_upload_says_the_upload_is_gone(lang):
         tr("model.upload_gone", lang, label="my\\-model", now=escape_md(shown))]
     at.run()                                                     # said once, not on every run
     assert not any("my\\-model" in w.value for w in at.warning)
+
+
+def test_a_model_card_list_prints_no_html():
+    """A list in a card's data table is written with commas: the page renders no HTML, so <br> showed."""
+    import json
+
+    from transformer_core.model_card import render_card
+
+    card = render_card(json.loads((ROOT / "checkpoints" / "enko" / "training.json").read_text(encoding="utf-8")))
+    assert "| held_out_words | adj:bitter, adj:heavy," in card and "<br>" not in card

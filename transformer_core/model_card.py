@@ -24,7 +24,7 @@ def _source_section(source: dict) -> str:
     """The data source's provenance: scalars as one table, lists of records, name → text maps (licences)
     and nested counts as more."""
     records = lambda v: isinstance(v, list) and v and all(isinstance(x, dict) for x in v)
-    scalars = [[k, "<br>".join(map(str, v)) if isinstance(v, list) else v]
+    scalars = [[k, ", ".join(map(str, v)) if isinstance(v, list) else v]     # the page shows no HTML: no <br>
                for k, v in source.items() if not isinstance(v, dict) and not records(v)]
     parts = [_table(["", ""], scalars)]
     for key, value in source.items():
