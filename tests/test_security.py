@@ -14,6 +14,8 @@ from safetensors.torch import save_file
 
 from pages.ui.i18n import strings
 from security_probe import baseline_mb, run_probe
+from test_upload import COMMIT
+from test_upload import hf_cache as cached
 from transformer_core import hub
 from transformer_core.checkpoint import (CARD, CONFIG, EXAMPLES, TOKENIZER, TRAINING, WEIGHTS, CheckpointError,
                                          load_checkpoint)
@@ -24,7 +26,6 @@ from transformer_core.upload import UploadError, UploadLimits, check_folder, che
 pytestmark = pytest.mark.usefixtures("one_thread")
 
 NEAR_MB = 80          # a refused attack may cost a probe this much over the baseline (an import, a parse)
-COMMIT = "0123456789abcdef0123456789abcdef01234567"
 
 
 def translated(err: Exception) -> None:
@@ -58,16 +59,9 @@ def folder(tmp_path, toy_checkpoints):
 
 
 def hf_cache(root, folder, repo="user/repo"):
-    """A Hugging Face cache holding `folder` as repo's main revision."""
-    cache = root / "hf_cache"
-    repo_dir = cache / ("models--" + repo.replace("/", "--"))
-    (repo_dir / "refs").mkdir(parents=True)
-    (repo_dir / "refs" / "main").write_text(COMMIT)
-    snap = repo_dir / "snapshots" / COMMIT
-    snap.mkdir(parents=True)
-    for p in folder.iterdir():
-        shutil.copyfile(p, snap / p.name)
-    return cache, snap
+    """A Hugging Face cache holding `folder` as repo's main revision -> (cache, snapshot folder)."""
+    cache = cached(root, folder, repo)
+    return cache, cache / ("models--" + repo.replace("/", "--")) / "snapshots" / COMMIT
 
 
 # --- 1. the Hub revision is a path ------------------------------------------------------------------

@@ -205,18 +205,10 @@ def _read_weights(path: Path) -> dict[str, torch.Tensor]:
 
 
 def _check_state(state: dict[str, torch.Tensor], model: Transformer) -> None:
-    expected = model.state_dict()
-    missing = sorted(set(expected) - set(state))
-    unexpected = sorted(set(state) - set(expected))
-    if missing:
-        raise CheckpointError(f"{WEIGHTS} lacks tensors the config needs: {', '.join(missing[:5])}"
-                              + (f" and {len(missing) - 5} more" if len(missing) > 5 else ""))
-    if unexpected:
-        raise CheckpointError(f"{WEIGHTS} has tensors the config does not know: {', '.join(unexpected[:5])}")
+    """The tensors read: the names and shapes of the model's state dict, floating point, finite."""
+    check_names_and_shapes({name: tuple(t.shape) for name, t in state.items()},
+                           {name: tuple(t.shape) for name, t in model.state_dict().items()}, WEIGHTS)
     for name, tensor in state.items():
-        want = tuple(expected[name].shape)
-        if tuple(tensor.shape) != want:
-            raise CheckpointError(f"tensor '{name}' has shape {tuple(tensor.shape)}, but config.json implies {want}")
         if tensor.dtype not in (torch.float32, torch.float16, torch.bfloat16):
             raise CheckpointError(f"tensor '{name}' has dtype {tensor.dtype}; expected float32, float16 or bfloat16")
         if not torch.isfinite(tensor.float()).all():
