@@ -91,3 +91,13 @@ def test_pe_waves_are_continuous_curves_through_the_integer_positions():
     assert np.allclose(line.y, np.sin(xs)) and np.allclose(marks.y, pe[:, 0])     # dim 0: sin(pos)
     assert np.allclose(np.asarray(line.y)[::16], pe[:, 0], atol=1e-6)              # the markers lie on the wave
     assert np.allclose(fig.data[3].y, pe[:, 1]) and np.allclose(fig.data[2].y, np.cos(xs))
+
+
+def test_the_enlarged_head_has_square_cells_and_upright_labels_while_they_fit():
+    """'I' turned 90° reads as a dash: a short sentence's enlarged head is drawn with square cells and every
+    key label upright; a long one takes the page's width with the labels turned."""
+    short = figures.attention_heatmap(np.eye(6), list("abcdef"), ["<s>", "·I", "·like", "·apples", ".", "</s>"])
+    assert short.layout.xaxis.tickangle == 0 and short.layout.width == 6 * 64 + 170
+    assert short.layout.height == 110 + 6 * 64                           # 8 px a character of '·apples', + 8
+    long = figures.attention_heatmap(np.eye(30), [f"q{i}" for i in range(30)], [f"k{i}" for i in range(30)])
+    assert long.layout.xaxis.tickangle == -90 and long.layout.width is None

@@ -533,13 +533,20 @@ def attention_heatmap(matrix, q_labels: Sequence[str], k_labels: Sequence[str], 
         trace["text"] = [[f"{v:.2f}" if v >= 0.005 else "" for v in row] for row in arr.tolist()]
         trace["texttemplate"] = "%{text}"
         trace["textfont"] = {"size": 11 if max(Tq, Tk) > 7 else 13}
+    # a short sentence: square cells wide enough for every key label upright ("I" turned 90° reads as a dash);
+    # a long one: the page's width, the key labels turned
+    longest = max((len(str(label)) for label in k_labels), default=1)
+    cell = min(96, max(40, 8 * longest + 8))
+    square = height is None and Tk * cell + 170 <= 1300 and Tq <= 16
     layout = {"font": {"size": FONT_SIZE}, "showlegend": False,
-              "height": height or int(min(640, max(240, 110 + 26 * Tq))),
+              "height": height or (int(110 + cell * Tq) if square else int(min(640, max(240, 110 + 26 * Tq)))),
               "margin": {"l": 10, "r": 10, "t": 50 if title else 16, "b": 10},
-              "xaxis": {"type": "category", "tickangle": -90 if Tk > 3 else 0, "showgrid": False, "dtick": 1,
-                        "title": {"text": escape(x_title)}},   # dtick 1: a label on every token, upright
+              "xaxis": {"type": "category", "tickangle": 0 if square or Tk <= 3 else -90, "showgrid": False,
+                        "dtick": 1, "title": {"text": escape(x_title)}},   # dtick 1: a label on every token
               "yaxis": {"type": "category", "autorange": "reversed", "showgrid": False, "dtick": 1,
                         "title": {"text": escape(y_title)}}}
+    if square:
+        layout["width"] = int(Tk * cell + 170)
     if title:
         layout["title"] = {"text": escape(title), "font": {"size": FONT_SIZE + 1}}
     data = [trace]
