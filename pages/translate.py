@@ -16,7 +16,7 @@ from pages.ui.export import matrix_frame
 from pages.ui.i18n import current_lang, strings, t
 from pages.ui.sentence import kind_label, layer_head_label, run_cached, sentence_run
 from pages.ui.widgets import busy_notice, download_buttons, escape_md, latex, page_header, presenting, show_figure
-from transformer_core import alignment, explain, input_check
+from transformer_core import alignment, explain, input_check, seen
 
 KINDS = explain.ATTENTION_KINDS
 UNK = "<unk>"                          # theme.SPECIAL_NAMES' name of SentencePiece's unknown piece (decoded as ⁇)
@@ -308,6 +308,16 @@ def compare_heads_off(original: dict, off: dict, n_off: int) -> None:
 
 # ---------------------------------------------------------------- the page
 
+def seen_note(ckpt, text: str) -> None:
+    """The source words the model saw rarely or never in training, with how often: a translation that rests
+    on them may be a guess (checkpoint's source_words.json.gz, seen.py)."""
+    rare = seen.unfamiliar(ckpt.words, text) if ckpt.words else []
+    if rare:
+        listed = ", ".join(f"{escape_md(w)} ({n:,})" for w, n in rare)
+        never = [w for w, n in rare if n == 0]
+        st.warning(t("translate.seen.never" if never else "translate.seen.rare", words=listed), icon=":material/visibility_off:")
+
+
 def domain_note(ckpt) -> None:
     """What the model was trained on, for the bundled data sources (translate.domain.<source name>)."""
     source = ckpt.training.get("data", {}).get("manifest", {}).get("source", {})
@@ -340,6 +350,7 @@ def main() -> None:
             st.markdown("### " + shown)
         else:
             st.markdown(t("translate.empty_output"))
+    seen_note(ckpt, text)
     attention_view(res, ckpt.config.tgt_lang, ckpt.config.n_decoder_layers, ckpt.config.n_heads)
     if presenting():
         domain_note(ckpt)

@@ -21,6 +21,7 @@ from safetensors.torch import load_file, save_file
 
 from .config import ConfigError, ModelConfig
 from .decoding import ALPHA, BEAM
+from . import seen
 from .model import Transformer, state_shapes
 from .tokenizer import Tokenizer, TokenizerError
 
@@ -31,7 +32,7 @@ CONFIG, WEIGHTS, TOKENIZER, LOG, CARD, EXAMPLES, TRAINING, HISTORY = (
 GOLD = "gold_alignments.tsv"   # src, tgt, Pharaoh links: generated pairs with their gold word alignment
 MAX_GOLD_BYTES = 1 << 20
 REQUIRED = (CONFIG, WEIGHTS, TOKENIZER)
-FILES = (*REQUIRED, LOG, CARD, EXAMPLES, TRAINING, HISTORY, GOLD)
+FILES = (*REQUIRED, LOG, CARD, EXAMPLES, TRAINING, HISTORY, GOLD, seen.WORDS)
 MB = 1 << 20
 MAX_HEADER_BYTES = MB                      # a safetensors header: the JSON before the tensors
 MAX_TENSORS = 4096                         # entries in it (a Marian model of 6 + 6 layers has 260)
@@ -46,6 +47,8 @@ def file_cap(name: str) -> int | None:
         return 16 * MB
     if name.endswith((".safetensors", ".bin")):
         return None
+    if name == seen.WORDS:
+        return seen.MAX_BYTES
     if name.endswith((".jsonl", ".model", ".spm")) or name == "vocab.json":
         return 8 * MB
     return MB
@@ -143,6 +146,7 @@ class Checkpoint:
     gold: dict[str, tuple[str, str]] = field(default_factory=dict)  # src -> (tgt, links), from GOLD
     search: dict = field(default_factory=dict)  # decoding options the model was made for (Marian: generate's)
     card_file: str = CARD                       # where the card comes from (a Hugging Face repo's: README.md)
+    words: dict[str, int] = field(default_factory=dict)  # the training source side's word counts (seen.py)
 
     @property
     def name(self) -> str:
@@ -262,7 +266,7 @@ def load_checkpoint(folder: str | Path, config: dict | None = None) -> Checkpoin
     model.eval()
     card = (folder / CARD).read_text(encoding="utf-8", errors="replace") if (folder / CARD).is_file() else ""
     return Checkpoint(folder, config, model, tokenizer, card, read_examples(folder / EXAMPLES),
-                      read_training(folder / TRAINING), _read_gold(folder / GOLD))
+                      read_training(folder / TRAINING), _read_gold(folder / GOLD), words=seen.load(folder / seen.WORDS))
 
 
 def read_examples(path: Path) -> list[dict]:

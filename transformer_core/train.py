@@ -31,6 +31,7 @@ from torch import nn
 from tqdm import tqdm
 
 from . import history as attention_history
+from . import seen
 from .batching import collate, make_batches
 from .checkpoint import (LOG, TOKENIZER, TRAINING, Checkpoint, CheckpointError, average_weights, load_checkpoint,
                          same_tokenizer, save_checkpoint, save_weights)
@@ -374,6 +375,7 @@ def export(args, cfg, data, out, chosen, selection, manifest, step, elapsed, cpu
                 "torch": torch.__version__}
     target.mkdir(parents=True, exist_ok=True)
     save_checkpoint(target, best.model, data / TOKENIZER, card=render_card(training))
+    seen.save(target / seen.WORDS, [s for s, _ in read_split(data, "train", cfg.src_lang, cfg.tgt_lang)], cfg.src_lang)
     shutil.copyfile(out / LOG, target / LOG)
     if history is not None:
         attention_history.record(history, best.model, step)
