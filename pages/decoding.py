@@ -8,11 +8,14 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import streamlit as st
+import torch
 
 from pages.ui import figures, model_state, theme
 from pages.ui.export import matrix_frame
 from pages.ui.i18n import t
-from pages.ui.sentence import layer_head_label, search_note, sentence_run, start_label
+from pages.ui.sentence import POOL, layer_head_label, search_note, sentence_run, start_label
+from transformer_core.decoding import filtered_distribution, greedy_decode, sample_decode
+from transformer_core.translate import source_ids
 from pages.ui.widgets import escape_md, latex, page_header, presenting, show_figure
 
 STACK_OVER = 6        # source tokens beyond which the top-k and attention charts stack, each at full width
@@ -134,6 +137,109 @@ def step_view(res: dict, beam: int, n_heads: int, eos_piece: str) -> None:
                      hide_index=True, width="stretch")
 
 
+# ---------------------------------------------------------------- what if, and sampling
+
+def _greedy(ckpt, text: str, prefix: tuple[int, ...]):
+    src, _ = source_ids(ckpt.tokenizer, text, ckpt.config.max_len)
+    return greedy_decode(ckpt.model, src, trace=True, prefix=list(prefix))
+
+
+@st.fragment
+def whatif_view(ckpt, text: str) -> None:
+    """What if the translation began otherwise?  Force a beginning (typed, or the model's own beginning up
+    to a step with another of that step's top 5) and watch the model continue from it (Seq2Seq-Vis)."""
+    st.subheader(t("decoding.whatif.title"))
+    st.markdown(t("decoding.whatif.explain"))
+    tok = ckpt.tokenizer
+    base = POOL.run(_greedy, ckpt, text, ())
+    if not base.steps:
+        return
+    c1, c2 = st.columns(2)
+    steps = list(range(len(base.steps)))
+    step = c1.selectbox(t("decoding.whatif.step"), steps, key="dec_whatif_step",
+                        format_func=lambda i: f"{i + 1}: {theme.token_label(tok.id_to_piece(base.steps[i].topk_ids[0][0]))}")
+    options = base.steps[step].topk_ids[0]
+    alternative = c2.selectbox(t("decoding.whatif.alternative"), options, index=min(1, len(options) - 1),
+                               key=f"dec_whatif_alt_{step}",
+                               format_func=lambda i: f"{theme.token_label(tok.id_to_piece(i))}")
+    typed = st.text_input(t("decoding.whatif.typed"), key="dec_whatif_text", max_chars=200,
+                          placeholder=t("decoding.whatif.typed_placeholder"))
+    prefix = tok.encode_target(typed) if typed.strip() else [*base.ids[:step], alternative]
+    prefix = prefix[: ckpt.config.max_len - 2]
+    forced = POOL.run(_greedy, ckpt, text, tuple(prefix))
+    changed = next((i for i, (a, b) in enumerate(zip(base.ids + [-1], forced.ids + [-2])) if a != b), len(prefix))
+    c1, c2 = st.columns(2)
+    with c1.container(border=True):
+        st.caption(t("decoding.whatif.model", score=f"{base.score:.3f}"))
+        st.markdown("#### " + escape_md(tok.decode(base.ids)))
+    with c2.container(border=True):
+        st.caption(t("decoding.whatif.forced", n=len(prefix), score=f"{forced.score:.3f}"))
+        st.markdown("#### " + escape_md(tok.decode(forced.ids)))
+    if changed >= len(forced.steps) or changed >= len(base.steps):
+        return
+    before, after = base.steps[changed], forced.steps[min(changed + 1, len(forced.steps) - 1)]
+    c1, c2 = st.columns(2)
+    with c1:
+        fig = figures.topk_figure(names(tok.pieces(before.topk_ids[0])), before.topk_probs[0], title=
+                                  t("decoding.whatif.before", t=changed + 1), x_title=t("decoding.topk.x"))
+        show_figure(fig, f"whatif_before_{changed + 1}", key="dec_whatif_before")
+    with c2:
+        fig = figures.topk_figure(names(tok.pieces(after.topk_ids[0])), after.topk_probs[0], title=
+                                  t("decoding.whatif.after", t=after.step + 1), x_title=t("decoding.topk.x"))
+        show_figure(fig, f"whatif_after_{after.step + 1}", key="dec_whatif_after")
+    rows = [np.asarray(s.cross[0])[-1].mean(0) for s in forced.steps[changed:]]      # last layer, mean of heads
+    labels = [theme.token_label(tok.id_to_piece(s.beams[0][0][-1])) for s in forced.steps[changed:]]
+    src_pieces = tok.pieces(source_ids(tok, text, ckpt.config.max_len)[0])
+    fig = figures.attention_heatmap(np.stack(rows), labels, src_pieces, title=t("decoding.whatif.cross"),
+                                    x_title=t("decoding.cross.x"), colorbar_title=t("translate.weight"))
+    show_figure(fig, "whatif_cross", matrix_frame(np.stack(rows), labels, src_pieces), key="dec_whatif_cross")
+
+
+def _samples(ckpt, text: str, temperature: float, top_k: int, top_p: float, seed: int) -> list:
+    src, _ = source_ids(ckpt.tokenizer, text, ckpt.config.max_len)
+    return [sample_decode(ckpt.model, src, temperature, top_k, top_p, seed + i, trace=i == 0) for i in range(5)]
+
+
+@st.fragment
+def sampling_view(ckpt, text: str) -> None:
+    """Sampling instead of the most likely token: temperature, top-k and top-p filter the next-token
+    distribution (drawn before and after the filters at the first step), and five draws from a seed."""
+    st.subheader(t("decoding.sample.title"))
+    st.markdown(t("decoding.sample.explain"))
+    c1, c2, c3, c4 = st.columns(4)
+    temperature = c1.slider(t("decoding.sample.temperature"), 0.0, 2.0, 1.0, 0.05, key="dec_temp")
+    top_k = c2.slider(t("decoding.sample.top_k"), 0, 50, 0, key="dec_topk_k", help=t("decoding.sample.top_k_help"))
+    top_p = c3.slider(t("decoding.sample.top_p"), 0.05, 1.0, 1.0, 0.05, key="dec_topp")
+    seed = c4.number_input(t("decoding.sample.seed"), 0, 10 ** 6, 0, key="dec_seed")
+    draws = POOL.run(_samples, ckpt, text, float(temperature), int(top_k), float(top_p), int(seed))
+    tok = ckpt.tokenizer
+    first = draws[0].steps[0]
+    raw = torch.tensor(first.topk_probs[0])                        # the model's top 5 at step 1 (before)
+    src, _ = source_ids(tok, text, ckpt.config.max_len)
+    full = POOL.run(_first_log_probs, ckpt, src)
+    kept = filtered_distribution(full, float(temperature), int(top_k), float(top_p))
+    ids = full.topk(10).indices.tolist()
+    fig = figures.bar_figure(names(tok.pieces(ids)), {t("decoding.sample.before"): full.exp()[ids].tolist(),
+                                                      t("decoding.sample.after"): kept[ids].tolist()},
+                             title=t("decoding.sample.dist"), y_title=t("decoding.topk.x"), text_fmt=".3f")
+    show_figure(fig, "sampling_first_step", key="dec_sample_dist")
+    st.caption(t("decoding.sample.kept", n=int((kept > 0).sum()), top=f"{float(raw[0]):.3f}"))
+    st.dataframe(pd.DataFrame({t("decoding.sample.seed"): [int(seed) + i for i in range(5)],
+                               t("decoding.sample.text"): [tok.decode(d.ids) for d in draws],
+                               t("decoding.beams.score"): [round(d.score, 3) for d in draws]}),
+                 hide_index=True, width="stretch", key="dec_sample_table")
+
+
+@torch.inference_mode()
+def _first_log_probs(ckpt, src: list[int]) -> torch.Tensor:
+    """log P(first token | source): (V,)."""
+    model = ckpt.model
+    tgt = torch.tensor([[model.cfg.bos_id]], device=model.device)
+    logits = model(torch.tensor([src], device=model.device), tgt)[0, -1]
+    logits[[model.cfg.pad_id, model.cfg.bos_id]] = float("-inf")
+    return torch.log_softmax(logits.float(), dim=-1).cpu()
+
+
 def main() -> None:
     page_header("decoding")
     ckpt = model_state.active()
@@ -142,7 +248,7 @@ def main() -> None:
     got = sentence_run("dec", ckpt, "steps")
     if got is None:
         return
-    _, beam, res = got
+    text, beam, res = got
     with st.container(border=True):
         st.caption(t("decoding.final", n=len(res["steps"]), score=f"{res['score']:.3f}"))
         st.markdown("### " + escape_md(res["text"]) if res["text"] else t("translate.empty_output"))
@@ -154,6 +260,10 @@ def main() -> None:
     step_view(res, beam, ckpt.config.n_heads, ckpt.tokenizer.id_to_piece(ckpt.config.eos_id))
     if presenting():
         lesson(ckpt, beam)
+    st.divider()
+    whatif_view(ckpt, text)
+    st.divider()
+    sampling_view(ckpt, text)
 
 
 main()

@@ -634,6 +634,26 @@ def test_the_decoders_future_is_drawn_masked_and_small_probabilities_keep_their_
     assert len(texts) == 5 and all("(log " in text and float(text.split(" ")[0]) > 0 for text in texts), texts
 
 
+def test_what_if_decoding_and_sampling_in_the_browser(sessions, served):
+    """On the decoding page: typing a forced beginning shows the model's continuation from it (the
+    sampling controls are checked with AppTest, tests/test_pages.py)."""
+    from transformer_core.checkpoint import load_checkpoint
+    from transformer_core.translate import continue_from, translate as model_translate
+
+    en = sessions("en")
+    page = en.page
+    en.go("decode", "decoding")
+    ckpt = load_checkpoint(served / en.model)
+    sentence = page.get_by_test_id("stTextInputField").first.input_value()
+    beginning = model_translate(ckpt, sentence, beam=1).text.split()[0] + " "
+    box = page.locator(".st-key-dec_whatif_text input")
+    box.fill(beginning + "x")
+    box.press("Enter")
+    want = continue_from(ckpt, sentence, beginning + "x").text
+    page.get_by_text(want, exact=True).first.wait_for()
+    assert not exceptions(page), exceptions(page)
+
+
 def test_after_the_script_health_check_a_bookmarked_page_opens_without_a_notice(browser, served, tmp_path):
     """A fresh server, as a school's container after a restart.  Its first script run goes through Streamlit's
     older pages/ mode, where our URLs do not exist: a first visit to /attention-masks would show the

@@ -451,3 +451,28 @@ def test_figures_that_misled_a_class_now_say_what_they_show():
     assert any(c.value == load("en")["training.log.why_low"] for c in at.caption)
     log, _ = chart(at, "fig_log_ckpt")
     assert log.layout.xaxis.exponentformat == "none"
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_decoding_page_what_if_and_sampling(lang):
+    """Force '나는 배를': the model goes on with 좋아한다, both log-probabilities shown; sampling at
+    temperature 0 draws the greedy translation five times, and a seed draws the same again."""
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.query_params["lang"], at.query_params["model"] = lang, "enko"
+    at.run()
+    at.switch_page("pages/decoding.py").run()
+    at.text_input(key="dec_whatif_text").input("나는 배를").run()
+    assert not at.exception
+    shown = [m.value.removeprefix("#### ").replace("\\", "") for m in at.markdown if m.value.startswith("#### ")]
+    assert shown == ["나는 사과를 좋아한다.", "나는 배를 좋아한다."]
+    s = load(lang)
+    assert sum(c.value.startswith(s["decoding.whatif.model"].split("{")[0]) or
+               c.value.startswith(s["decoding.whatif.forced"].split("{")[0]) for c in at.caption) == 2
+    table = at.dataframe[-1].value
+    at.number_input(key="dec_seed").set_value(7).run()
+    first = at.dataframe[-1].value
+    at.run()
+    assert first.equals(at.dataframe[-1].value) and len(table) == 5
+    at.slider(key="dec_temp").set_value(0.0).run()
+    drawn = at.dataframe[-1].value.iloc[:, 1].tolist()
+    assert drawn == ["나는 사과를 좋아한다."] * 5
