@@ -14,9 +14,9 @@ import streamlit as st
 from pages.ui import figures, model_state, theme
 from pages.ui.export import matrix_frame
 from pages.ui.i18n import current_lang, strings, t
-from pages.ui.sentence import kind_label, layer_head_label, run_cached, sentence_run
+from pages.ui.sentence import POOL, kind_label, layer_head_label, run_cached, sentence_run
 from pages.ui.widgets import busy_notice, download_buttons, escape_md, latex, page_header, presenting, show_figure
-from transformer_core import alignment, explain, input_check, seen
+from transformer_core import alignment, attribution, explain, input_check, seen
 
 KINDS = explain.ATTENTION_KINDS
 UNK = "<unk>"                          # theme.SPECIAL_NAMES' name of SentencePiece's unknown piece (decoded as ⁇)
@@ -72,13 +72,16 @@ def attention_view(res: dict, tgt_lang: str, n_layers: int, n_heads: int) -> Non
         st.subheader(t("translate.attn.title"))
         lesson(res)
     level = st.session_state.get("tr_level") or "token" if present else units_control()
-    tabs = st.tabs([kind_label(k) for k in KINDS] + [t("translate.align.tab")], key="tr_kind", on_change="rerun")
-    for view, tab in zip((*KINDS, "align"), tabs):
+    tabs = st.tabs([kind_label(k) for k in KINDS] + [t("translate.align.tab"), t("translate.attr.tab")],
+                   key="tr_kind", on_change="rerun")
+    for view, tab in zip((*KINDS, "align", "attr"), tabs):
         if tab.open is False:
             continue
         with tab:
             if view == "align":
                 alignment_view(res, tgt_lang, n_layers, n_heads)
+            elif view == "attr":
+                attribution_view(res)
             else:
                 kind_view(res, view, level or "token", tgt_lang)
     if present:
@@ -253,6 +256,38 @@ def alignment_view(res: dict, tgt_lang: str, n_layers: int, n_heads: int) -> Non
     show_figure(fig, "alignment", key="tr_align_fig")
     download_buttons(lambda: matrix_frame(w, tgt_words, src_words), "alignment", key="tr_align_dl")
     st.caption(t("translate.align.caption"))
+
+
+# ---------------------------------------------------------------- gradients beside attention
+
+def attribution_view(res: dict) -> None:
+    """Attribution beside attention: how much each source token moves each predicted token's
+    log-probability (gradients), drawn on the cross-attention's axes, and how far each head agrees."""
+    st.markdown(t("translate.attr.explain"))
+    ckpt = model_state.active(quiet=True)
+    if ckpt is None:
+        return
+    method = st.segmented_control(t("translate.attr.method"), attribution.METHODS, key="tr_attr_method",
+                                  default="integrated_gradients", required=True,
+                                  format_func=lambda m: t(f"translate.attr.{m}")) or "integrated_gradients"
+    scores = POOL.run(attribution.attribute, ckpt.model, res["src_ids"], res["out_ids"], method)   # (T, S)
+    magnitude = np.abs(scores)
+    shown = magnitude / np.maximum(magnitude.sum(1, keepdims=True), 1e-12)     # each row's share, as attention
+    fig = figures.attention_heatmap(shown, res["pred_pieces"], res["src_pieces"],
+                                    title=t("translate.attr.fig", method=t(f"translate.attr.{method}")),
+                                    x_title=t("translate.axis.key.cross"), y_title=t("translate.axis.query.cross"),
+                                    colorbar_title=t("translate.attr.share"))
+    show_figure(fig, f"attribution_{method}", matrix_frame(scores, res["pred_pieces"], res["src_pieces"]),
+                key="tr_attr_fig")
+    agree = attribution.agreement(scores, res["attn"]["cross"])
+    heads = np.array(agree["heads"])                                            # (L, h)
+    best = np.unravel_index(int(heads.argmax()), heads.shape)
+    table = pd.DataFrame(heads.round(2), index=[layer_head_label(l) for l in range(heads.shape[0])],
+                         columns=[str(h + 1) for h in range(heads.shape[1])])
+    st.markdown(t("translate.attr.agree", mean=f"{agree['mean_of_heads']:.2f}", layer=best[0] + 1,
+                  head=best[1] + 1, best=f"{heads.max():.2f}"))
+    st.dataframe(table, width="content", key="tr_attr_agree")
+    st.caption(t("translate.attr.lesson"))
 
 
 # ---------------------------------------------------------------- switching heads off

@@ -476,3 +476,28 @@ def test_decoding_page_what_if_and_sampling(lang):
     at.slider(key="dec_temp").set_value(0.0).run()
     drawn = at.dataframe[-1].value.iloc[:, 1].tolist()
     assert drawn == ["나는 사과를 좋아한다."] * 5
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_gradients_beside_attention_on_the_home_page(lang):
+    """The 'gradients vs attention' tab draws each predicted token's attribution on the cross-attention's
+    axes (rows sum to 1 as attention's do) and says how far each head agrees."""
+    from transformer_core import attribution
+    from transformer_core.checkpoint import load_checkpoint
+    from transformer_core.translate import translate
+
+    s = load(lang)
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.query_params["lang"], at.query_params["model"] = lang, "enko"
+    at.session_state["tr_kind"] = s["translate.attr.tab"]
+    at.session_state["tr_attr_method"] = "saliency"
+    at.run()
+    assert not at.exception
+    fig, _ = chart(at, "tr_attr_fig")
+    z = arr(fig.data[0].z)
+    ckpt = load_checkpoint(ROOT / "checkpoints" / "enko")
+    tr = translate(ckpt, "I like apples.", beam=1)
+    want = np.abs(attribution.attribute(ckpt.model, tr.src_ids, tr.out_ids, "saliency"))
+    np.testing.assert_allclose(z, want / want.sum(1, keepdims=True), atol=1e-3)
+    assert any(m.value.startswith(s["translate.attr.agree"].split("{")[0][:20]) for m in at.markdown)
+    assert at.dataframe[-1].value.shape == (3, 4)                     # layers × heads of en→ko
