@@ -8,15 +8,13 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import streamlit as st
-import torch
 
 from pages.ui import figures, model_state, theme
 from pages.ui.export import matrix_frame
 from pages.ui.i18n import t
-from pages.ui.sentence import POOL, layer_head_label, search_note, sentence_run, start_label
-from transformer_core.decoding import filtered_distribution, greedy_decode, sample_decode
-from transformer_core.translate import source_ids
+from pages.ui.sentence import layer_head_label, search_note, sentence_run, session_run, start_label
 from pages.ui.widgets import escape_md, latex, page_header, presenting, show_figure
+from transformer_core import runs
 
 STACK_OVER = 6        # source tokens beyond which the top-k and attention charts stack, each at full width
 LENGTH_PENALTY = {"gnmt": r"lp(Y) = \left(\frac{5 + |Y|}{6}\right)^{\alpha}",   # decoding.length_penalty's kinds
@@ -139,65 +137,56 @@ def step_view(res: dict, beam: int, n_heads: int, eos_piece: str) -> None:
 
 # ---------------------------------------------------------------- what if, and sampling
 
-def _greedy(ckpt, text: str, prefix: tuple[int, ...]):
-    src, _ = source_ids(ckpt.tokenizer, text, ckpt.config.max_len)
-    return greedy_decode(ckpt.model, src, trace=True, prefix=list(prefix))
-
-
 @st.fragment
 def whatif_view(ckpt, text: str) -> None:
     """What if the translation began otherwise?  Force a beginning (typed, or the model's own beginning up
     to a step with another of that step's top 5) and watch the model continue from it (Seq2Seq-Vis)."""
     st.subheader(t("decoding.whatif.title"))
     st.markdown(t("decoding.whatif.explain"))
-    tok = ckpt.tokenizer
-    base = POOL.run(_greedy, ckpt, text, ())
-    if not base.steps:
+    tok, key = ckpt.tokenizer, model_state.active_key()
+    base = session_run(runs.greedy_steps, key, ckpt, text, ())
+    if not base["steps"]:
         return
     c1, c2 = st.columns(2)
-    steps = list(range(len(base.steps)))
-    step = c1.selectbox(t("decoding.whatif.step"), steps, key="dec_whatif_step",
-                        format_func=lambda i: f"{i + 1}: {theme.token_label(tok.id_to_piece(base.steps[i].topk_ids[0][0]))}")
-    options = base.steps[step].topk_ids[0]
+    steps = base["steps"]
+    step = c1.selectbox(t("decoding.whatif.step"), range(len(steps)), key="dec_whatif_step",
+                        format_func=lambda i: f"{i + 1}: {theme.token_label(tok.id_to_piece(steps[i]['token']))}")
+    options = steps[step]["topk_ids"]
     alternative = c2.selectbox(t("decoding.whatif.alternative"), options, index=min(1, len(options) - 1),
-                               key=f"dec_whatif_alt_{step}",
-                               format_func=lambda i: f"{theme.token_label(tok.id_to_piece(i))}")
+                               key=f"dec_whatif_alt_{step}", format_func=lambda i: theme.token_label(tok.id_to_piece(i)))
     typed = st.text_input(t("decoding.whatif.typed"), key="dec_whatif_text", max_chars=200,
                           placeholder=t("decoding.whatif.typed_placeholder"))
-    prefix = tok.encode_target(typed) if typed.strip() else [*base.ids[:step], alternative]
-    prefix = prefix[: ckpt.config.max_len - 2]
-    forced = POOL.run(_greedy, ckpt, text, tuple(prefix))
-    changed = next((i for i, (a, b) in enumerate(zip(base.ids + [-1], forced.ids + [-2])) if a != b), len(prefix))
+    prefix = tuple(tok.encode_target(typed) if typed.strip() else [*base["ids"][:step], alternative])
+    forced = session_run(runs.greedy_steps, key, ckpt, text, prefix)
+    changed = next((i for i, (a, b) in enumerate(zip(base["ids"] + [-1], forced["ids"] + [-2])) if a != b),
+                   len(prefix))
     c1, c2 = st.columns(2)
     with c1.container(border=True):
-        st.caption(t("decoding.whatif.model", score=f"{base.score:.3f}"))
-        st.markdown("#### " + escape_md(tok.decode(base.ids)))
+        st.caption(t("decoding.whatif.model", score=f"{base['score']:.3f}"))
+        st.markdown("#### " + escape_md(base["text"]))
     with c2.container(border=True):
-        st.caption(t("decoding.whatif.forced", n=len(prefix), score=f"{forced.score:.3f}"))
-        st.markdown("#### " + escape_md(tok.decode(forced.ids)))
-    if changed >= len(forced.steps) or changed >= len(base.steps):
+        st.caption(t("decoding.whatif.forced", n=len(prefix), score=f"{forced['score']:.3f}"))
+        st.markdown("#### " + escape_md(forced["text"]))
+    if changed >= len(forced["steps"]) or changed >= len(steps):
         return
-    before, after = base.steps[changed], forced.steps[min(changed + 1, len(forced.steps) - 1)]
+    before, after_at = steps[changed], min(changed + 1, len(forced["steps"]) - 1)
+    after = forced["steps"][after_at]
     c1, c2 = st.columns(2)
     with c1:
-        fig = figures.topk_figure(names(tok.pieces(before.topk_ids[0])), before.topk_probs[0], title=
+        fig = figures.topk_figure(names(tok.pieces(before["topk_ids"])), before["topk_probs"], title=
                                   t("decoding.whatif.before", t=changed + 1), x_title=t("decoding.topk.x"))
         show_figure(fig, f"whatif_before_{changed + 1}", key="dec_whatif_before")
     with c2:
-        fig = figures.topk_figure(names(tok.pieces(after.topk_ids[0])), after.topk_probs[0], title=
-                                  t("decoding.whatif.after", t=after.step + 1), x_title=t("decoding.topk.x"))
-        show_figure(fig, f"whatif_after_{after.step + 1}", key="dec_whatif_after")
-    rows = [np.asarray(s.cross[0])[-1].mean(0) for s in forced.steps[changed:]]      # last layer, mean of heads
-    labels = [theme.token_label(tok.id_to_piece(s.beams[0][0][-1])) for s in forced.steps[changed:]]
-    src_pieces = tok.pieces(source_ids(tok, text, ckpt.config.max_len)[0])
-    fig = figures.attention_heatmap(np.stack(rows), labels, src_pieces, title=t("decoding.whatif.cross"),
+        fig = figures.topk_figure(names(tok.pieces(after["topk_ids"])), after["topk_probs"], title=
+                                  t("decoding.whatif.after", t=after_at + 1), x_title=t("decoding.topk.x"))
+        show_figure(fig, f"whatif_after_{after_at + 1}", key="dec_whatif_after")
+    changed_steps = forced["steps"][changed:]
+    rows = np.stack([s["cross_last"] for s in changed_steps])                # (steps, S)
+    labels = names(tok.pieces([s["token"] for s in changed_steps]))
+    src_pieces = tok.pieces(forced["src_ids"])
+    fig = figures.attention_heatmap(rows, labels, src_pieces, title=t("decoding.whatif.cross"),
                                     x_title=t("decoding.cross.x"), colorbar_title=t("translate.weight"))
-    show_figure(fig, "whatif_cross", matrix_frame(np.stack(rows), labels, src_pieces), key="dec_whatif_cross")
-
-
-def _samples(ckpt, text: str, temperature: float, top_k: int, top_p: float, seed: int) -> list:
-    src, _ = source_ids(ckpt.tokenizer, text, ckpt.config.max_len)
-    return [sample_decode(ckpt.model, src, temperature, top_k, top_p, seed + i, trace=i == 0) for i in range(5)]
+    show_figure(fig, "whatif_cross", matrix_frame(rows, labels, src_pieces), key="dec_whatif_cross")
 
 
 @st.fragment
@@ -211,33 +200,16 @@ def sampling_view(ckpt, text: str) -> None:
     top_k = c2.slider(t("decoding.sample.top_k"), 0, 50, 0, key="dec_topk_k", help=t("decoding.sample.top_k_help"))
     top_p = c3.slider(t("decoding.sample.top_p"), 0.05, 1.0, 1.0, 0.05, key="dec_topp")
     seed = c4.number_input(t("decoding.sample.seed"), 0, 10 ** 6, 0, key="dec_seed")
-    draws = POOL.run(_samples, ckpt, text, float(temperature), int(top_k), float(top_p), int(seed))
-    tok = ckpt.tokenizer
-    first = draws[0].steps[0]
-    raw = torch.tensor(first.topk_probs[0])                        # the model's top 5 at step 1 (before)
-    src, _ = source_ids(tok, text, ckpt.config.max_len)
-    full = POOL.run(_first_log_probs, ckpt, src)
-    kept = filtered_distribution(full, float(temperature), int(top_k), float(top_p))
-    ids = full.topk(10).indices.tolist()
-    fig = figures.bar_figure(names(tok.pieces(ids)), {t("decoding.sample.before"): full.exp()[ids].tolist(),
-                                                      t("decoding.sample.after"): kept[ids].tolist()},
-                             title=t("decoding.sample.dist"), y_title=t("decoding.topk.x"), text_fmt=".3f")
+    drawn = session_run(runs.samples, model_state.active_key(), ckpt, text, float(temperature), int(top_k),
+                        float(top_p), int(seed))
+    fig = figures.bar_figure(names(ckpt.tokenizer.pieces(drawn["top_ids"])),
+                             {t("decoding.sample.before"): drawn["before"], t("decoding.sample.after"): drawn["after"]},
+                             title=t("decoding.sample.dist"), y_title=t("decoding.topk.x"), text_fmt=".2g")
     show_figure(fig, "sampling_first_step", key="dec_sample_dist")
-    st.caption(t("decoding.sample.kept", n=int((kept > 0).sum()), top=f"{float(raw[0]):.3f}"))
-    st.dataframe(pd.DataFrame({t("decoding.sample.seed"): [int(seed) + i for i in range(5)],
-                               t("decoding.sample.text"): [tok.decode(d.ids) for d in draws],
-                               t("decoding.beams.score"): [round(d.score, 3) for d in draws]}),
+    st.caption(t("decoding.sample.kept", n=drawn["kept"], top=f"{drawn['top']:.3f}"))
+    st.dataframe(pd.DataFrame({t("decoding.sample.seed"): drawn["seeds"], t("decoding.sample.text"): drawn["texts"],
+                               t("decoding.beams.score"): [round(x, 3) for x in drawn["scores"]]}),
                  hide_index=True, width="stretch", key="dec_sample_table")
-
-
-@torch.inference_mode()
-def _first_log_probs(ckpt, src: list[int]) -> torch.Tensor:
-    """log P(first token | source): (V,)."""
-    model = ckpt.model
-    tgt = torch.tensor([[model.cfg.bos_id]], device=model.device)
-    logits = model(torch.tensor([src], device=model.device), tgt)[0, -1]
-    logits[[model.cfg.pad_id, model.cfg.bos_id]] = float("-inf")
-    return torch.log_softmax(logits.float(), dim=-1).cpu()
 
 
 def main() -> None:

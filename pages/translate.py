@@ -14,9 +14,9 @@ import streamlit as st
 from pages.ui import figures, model_state, theme
 from pages.ui.export import matrix_frame
 from pages.ui.i18n import current_lang, strings, t
-from pages.ui.sentence import POOL, kind_label, layer_head_label, run_cached, sentence_run
+from pages.ui.sentence import kind_label, layer_head_label, run_cached, sentence_run, session_run
 from pages.ui.widgets import busy_notice, download_buttons, escape_md, latex, page_header, presenting, show_figure
-from transformer_core import alignment, attribution, explain, input_check, seen
+from transformer_core import alignment, attribution, explain, input_check, runs, seen
 
 KINDS = explain.ATTENTION_KINDS
 UNK = "<unk>"                          # theme.SPECIAL_NAMES' name of SentencePiece's unknown piece (decoded as ⁇)
@@ -270,10 +270,10 @@ def attribution_view(res: dict) -> None:
     method = st.segmented_control(t("translate.attr.method"), attribution.METHODS, key="tr_attr_method",
                                   default="integrated_gradients", required=True,
                                   format_func=lambda m: t(f"translate.attr.{m}")) or "integrated_gradients"
-    scores = POOL.run(attribution.attribute, ckpt.model, res["src_ids"], res["out_ids"], method)   # (T, S)
-    magnitude = np.abs(scores)
-    shown = magnitude / np.maximum(magnitude.sum(1, keepdims=True), 1e-12)     # each row's share, as attention
-    fig = figures.attention_heatmap(shown, res["pred_pieces"], res["src_pieces"],
+    run = session_run(runs.attribution_run, model_state.active_key(), ckpt, tuple(res["src_ids"]),
+                      tuple(res["out_ids"]), method)
+    scores = run["scores"]                                                      # (T, S)
+    fig = figures.attention_heatmap(run["shares"], res["pred_pieces"], res["src_pieces"],
                                     title=t("translate.attr.fig", method=t(f"translate.attr.{method}")),
                                     x_title=t("translate.axis.key.cross"), y_title=t("translate.axis.query.cross"),
                                     colorbar_title=t("translate.attr.share"))

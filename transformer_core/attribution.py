@@ -71,6 +71,12 @@ def attribute(model: Transformer, src_ids: list[int], out_ids: list[int], method
     return rows.detach().cpu().numpy()
 
 
+def shares(scores: np.ndarray) -> np.ndarray:
+    """Each row's |scores| as shares summing to 1, as attention's rows do (for drawing on its axes)."""
+    magnitude = np.abs(scores)
+    return magnitude / np.maximum(magnitude.sum(1, keepdims=True), 1e-12)
+
+
 def completeness_gap(model: Transformer, src_ids: list[int], out_ids: list[int], scores: np.ndarray) -> np.ndarray:
     """Per row: (sum of the integrated-gradient scores) − (log p(y_t | x) − log p(y_t | 0)); ≈ 0."""
     device = model.device

@@ -207,6 +207,15 @@ def filtered_distribution(logp: torch.Tensor, temperature: float = 1.0, top_k: i
     return probs / probs.sum()
 
 
+@torch.inference_mode()
+def first_log_probs(model: Transformer, src: list[int]) -> torch.Tensor:
+    """log P(first output token | src) as decoding computes it (PAD and BOS excluded): (V,) on the CPU."""
+    eval_mode(model)
+    device = model.device
+    stepper = _Stepper(model, torch.tensor([src], device=device), None, None)
+    return stepper.log_probs(torch.tensor([model.cfg.bos_id], device=device))[0].float().cpu()
+
+
 def sample_decode(model: Transformer, src: list[int], temperature: float = 1.0, top_k: int = 0,
                   top_p: float = 1.0, seed: int = 0, max_len: int | None = None, trace: bool = False,
                   prefix: Sequence[int] = ()) -> Decoded:

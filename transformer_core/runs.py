@@ -4,6 +4,9 @@
                                                teacher-forced pass {kind: (L, h, Tq, Tk)}
     steps(ckpt, text, beam, heads_off)         every decoding step: prefixes, top-k, cross-attention,
                                                beams
+    greedy_steps(ckpt, text, prefix)           greedy decoding from a forced beginning (what if), step by step
+    samples(ckpt, text, T, top_k, top_p, seed) five draws and the first step's distribution before/after
+    attribution_run(ckpt, src, out, method)    gradient attribution and each row's share
     run_folder(kind, folder, …)                RUNS[kind] on the checkpoint in `folder`, loaded once per
                                                process: what a worker process of workpool.WorkPool runs
 
@@ -19,8 +22,9 @@ from pathlib import Path
 
 import torch
 
-from . import explain
+from . import attribution, explain
 from .checkpoint import Checkpoint, load_checkpoint
+from .decoding import filtered_distribution, first_log_probs, greedy_decode, sample_decode
 from .translate import source_ids, translate
 
 RECORD_BUDGET = 32_000_000      # numbers one run may hold at once (float32: 128 MB); the bundled models need < 5 M
@@ -93,6 +97,40 @@ def steps(ckpt: Checkpoint, text: str, beam: int, heads_off: tuple) -> dict:
              for s in (tr.decoded.steps or [])]
     return {"src_ids": tr.src_ids, "src_pieces": tok.pieces(tr.src_ids), "out_ids": tr.out_ids,
             "text": tr.text, "truncated": tr.truncated, "score": tr.decoded.score, "steps": trace}
+
+
+def greedy_steps(ckpt: Checkpoint, text: str, prefix: tuple[int, ...] = ()) -> dict:
+    """Greedy decoding of text, from a forced beginning when given (what if), as plain data: the output
+    ids, text and log P, and per step the top-5 ids and probabilities, the token chosen and the last
+    layer's encoder-decoder attention averaged over heads (S,)."""
+    one_thread()
+    src, _ = source_ids(ckpt.tokenizer, text, ckpt.config.max_len)
+    out = greedy_decode(ckpt.model, src, trace=True, prefix=list(prefix)[: ckpt.config.max_len - 2])
+    return {"src_ids": src, "ids": out.ids, "text": ckpt.tokenizer.decode(out.ids), "score": out.score,
+            "steps": [{"topk_ids": s.topk_ids[0], "topk_probs": s.topk_probs[0], "token": s.beams[0][0][-1],
+                       "cross_last": s.cross[0, -1].mean(0).cpu().numpy()} for s in out.steps or []]}
+
+
+def samples(ckpt: Checkpoint, text: str, temperature: float, top_k: int, top_p: float, seed: int,
+            n: int = 5) -> dict:
+    """n translations drawn with seeds seed … seed + n − 1, and the first step's 10 most likely tokens with
+    their probabilities before and after temperature, top-k and top-p."""
+    one_thread()
+    src, _ = source_ids(ckpt.tokenizer, text, ckpt.config.max_len)
+    draws = [sample_decode(ckpt.model, src, temperature, top_k, top_p, seed + i) for i in range(n)]
+    logp = first_log_probs(ckpt.model, src)                                    # (V,)
+    kept = filtered_distribution(logp, temperature, top_k, top_p)
+    ids = logp.topk(10).indices.tolist()
+    return {"seeds": [seed + i for i in range(n)], "texts": [ckpt.tokenizer.decode(d.ids) for d in draws],
+            "scores": [d.score for d in draws], "top_ids": ids, "before": logp.exp()[ids].tolist(),
+            "after": kept[ids].tolist(), "kept": int((kept > 0).sum()), "top": float(logp.exp().max())}
+
+
+def attribution_run(ckpt: Checkpoint, src_ids: tuple[int, ...], out_ids: tuple[int, ...], method: str) -> dict:
+    """The attribution scores (T, S) and each row's share (attribution.shares)."""
+    one_thread()
+    scores = attribution.attribute(ckpt.model, list(src_ids), list(out_ids), method)
+    return {"scores": scores, "shares": attribution.shares(scores)}
 
 
 RUNS: dict[str, Callable[[Checkpoint, str, int, tuple], dict]] = {"translation": translation, "steps": steps}

@@ -206,12 +206,18 @@ def run_cached(kind: str, key: str, ckpt: Checkpoint, text: str, beam: int, head
     heads_off = tuple(sorted(tuple(h) for h in heads_off))
     if key.startswith(model_state.BUNDLED):
         return _bundled_run(kind, key.removeprefix(model_state.BUNDLED), text, beam, heads_off)
+    return session_run(runs.RUNS[kind], key, ckpt, text, beam, heads_off)
+
+
+def session_run(run, key: str, ckpt: Checkpoint, *args):
+    """run(ckpt, *args) on the compute pool, kept in this session's cache (the last SESSION_CACHE_SIZE runs)
+    per (run, model key, args): a rerun of the page, a slider elsewhere, computes nothing again."""
     cache: dict = st.session_state.setdefault(SESSION_CACHE, {})
-    ck = (kind, key, text, beam, heads_off)
+    ck = (run.__name__, key, *args)
     if ck not in cache:
         while len(cache) >= SESSION_CACHE_SIZE:
             cache.pop(next(iter(cache)))
-        cache[ck] = POOL.run(runs.RUNS[kind], ckpt, text, beam, heads_off)
+        cache[ck] = POOL.run(run, ckpt, *args)
     return cache[ck]
 
 
