@@ -90,9 +90,9 @@ def matvec_floor(model: Transformer, steps: int) -> None:
         x @ decoding.embedding_t(model)
 
 
-def baseline_modules(rev: str):
+def baseline_modules(rev: str, names: tuple[str, ...] = ("model", "decoding", "config")):
     """transformer_core as of git revision rev, imported as the package baseline_core from a temporary
-    folder.  -> (its model module, its decoding module, its config module)"""
+    folder.  -> its modules of those names (by default: model, decoding, config)"""
     archive = subprocess.run(["git", "archive", rev, "transformer_core"], cwd=ROOT, capture_output=True,
                              check=True).stdout
     folder = Path(tempfile.mkdtemp(prefix="bench-baseline-"))
@@ -100,7 +100,7 @@ def baseline_modules(rev: str):
         tar.extractall(folder, filter="data")
     (folder / "transformer_core").rename(folder / "baseline_core")
     sys.path.insert(0, str(folder))
-    return tuple(importlib.import_module(f"baseline_core.{m}") for m in ("model", "decoding", "config"))
+    return tuple(importlib.import_module(f"baseline_core.{m}") for m in names)
 
 
 def decode_cases(model, decoding, src: list[int], out_len: int, beam: int, tgt_in: torch.Tensor) -> dict:

@@ -73,3 +73,12 @@ def test_the_command_line_prints_pieces_and_one_row_per_target_piece():
     assert out["source"] == ["<s>", "▁I", "▁like", "▁apples", ".", "</s>"]
     assert len(out["scores"]) == len(out["target"]) and all(len(r) == len(out["source"]) for r in out["scores"])
     assert out["target"][-1] == "</s>"
+
+
+@pytest.mark.parametrize("method", attribution.METHODS)
+def test_rows_in_chunks_give_the_scores_of_one_pass(method):
+    """attribute runs the decoder on a prefix per chunk of target rows: the scores do not depend on it."""
+    m = model(4)
+    whole = attribution.attribute(m, SRC, OUT, method, chunk=len(OUT) + 1)
+    for chunk in (1, 2, 3):
+        np.testing.assert_allclose(attribution.attribute(m, SRC, OUT, method, chunk=chunk), whole, rtol=1e-5, atol=1e-6)

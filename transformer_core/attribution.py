@@ -30,6 +30,7 @@ from .model import Transformer
 
 METHODS = ("saliency", "input_x_gradient", "integrated_gradients")
 STEPS = 32                  # integrated gradients: points on the path from 0 to x (midpoints)
+CHUNK = 4                   # target rows per decoder pass (attribute); benchmarks/bench_attribution.py
 
 
 def target_log_probs(model: Transformer, src: torch.Tensor, tgt_in: torch.Tensor, labels: torch.Tensor,
@@ -46,8 +47,13 @@ def target_log_probs(model: Transformer, src: torch.Tensor, tgt_in: torch.Tensor
 
 
 def attribute(model: Transformer, src_ids: list[int], out_ids: list[int], method: str = "integrated_gradients",
-              steps: int = STEPS) -> np.ndarray:
-    """(T, S) scores of each source token for each predicted target token (out_ids, then </s>)."""
+              steps: int = STEPS, chunk: int = CHUNK) -> np.ndarray:
+    """(T, S) scores of each source token for each predicted target token (out_ids, then </s>).
+
+    One backward pass per target row t.  Row t depends on the decoder positions 0..t only, so the rows
+    go in chunks of `chunk`: the decoder runs on the first b positions for the chunk of rows that ends
+    at b, and each backward pass skips the later positions (the encoder's graph is built once).  The
+    result does not depend on chunk; chunk >= T is one decoder pass for all rows."""
     if method not in METHODS:
         raise ValueError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
     eval_mode(model)
@@ -62,13 +68,22 @@ def attribute(model: Transformer, src_ids: list[int], out_ids: list[int], method
         path = (alphas.view(-1, 1, 1) * x).requires_grad_(True)                # (steps, S, d)
     else:
         path = x.clone().requires_grad_(True)                                  # (1, S, d)
+    B, T = path.size(0), tgt_in.size(1)
+    src, tgt_in, labels = src.expand(B, -1), tgt_in.expand(B, -1), labels.expand(B, -1)
+    src_mask = make_src_mask(src, model.cfg.pad_id)                            # (B, 1, 1, S)
+    rows = []
     with torch.enable_grad():
-        logp = target_log_probs(model, src, tgt_in, labels, path)              # (B, T)
-        T = logp.size(1)
-        grad = torch.stack([torch.autograd.grad(logp[:, t].sum(), path, retain_graph=t < T - 1)[0].mean(0)
-                            for t in range(T)])                                # (T, S, d): the mean over the path
-    rows = grad.norm(dim=-1) if method == "saliency" else (x[0] * grad).sum(-1)  # (T, S)
-    return rows.detach().cpu().numpy()
+        memory = model.encode(src, src_mask, tok=path)                         # (B, S, d)
+        for start in range(0, T, max(1, chunk)):
+            end = min(T, start + max(1, chunk))
+            prefix = tgt_in[:, :end]                                           # (B, end)
+            out = model.decode(prefix, memory, src_mask, make_trg_mask(prefix, model.cfg.pad_id))  # (B, end, d)
+            for t in range(start, end):
+                logp = torch.log_softmax(model.generator(out[:, t]).float(), dim=-1).gather(-1, labels[:, t:t + 1])
+                rows.append(torch.autograd.grad(logp.sum(), path, retain_graph=True)[0].mean(0))  # (S, d)
+    grad = torch.stack(rows)                                                   # (T, S, d): the mean over the path
+    rows_out = grad.norm(dim=-1) if method == "saliency" else (x[0] * grad).sum(-1)  # (T, S)
+    return rows_out.detach().cpu().numpy()
 
 
 def shares(scores: np.ndarray) -> np.ndarray:

@@ -1,0 +1,66 @@
+"""Attribution latency on the CPU, one thread: saliency, input × gradient and integrated gradients (32
+steps) of a 20-token source sentence and a 20-row translation, on a bundled checkpoint.
+
+    python benchmarks/bench_attribution.py --checkpoint checkpoints/enko
+
+    python benchmarks/bench_attribution.py --baseline edfa2e7     # before the rows went in chunks
+
+Target: integrated gradients ≤ 1 s (median).  The baseline, timed in the same run and interleaved, is
+transformer_core/attribution.py as of git revision --baseline, on the same model, or without it one
+decoder pass for all target rows (chunk = T); both must give the same scores.  The source is benchmarks/bench_decode.py's
+SENTENCE cut to 18 pieces between BOS and EOS; the translation is the first 19 greedy output tokens
+(repeated if shorter) and </s>.  Writes out/bench/attribution.json.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from _common import environment, summary, time_interleaved, write_result
+from bench_decode import baseline_modules, source_ids
+
+import numpy as np
+import torch
+
+from transformer_core import attribution
+from transformer_core.checkpoint import load_checkpoint
+from transformer_core.decoding import greedy_decode
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--checkpoint", default="checkpoints/enko")
+    p.add_argument("--src-len", type=int, default=20, help="source tokens, BOS and EOS included")
+    p.add_argument("--rows", type=int, default=20, help="target rows (output tokens and </s>)")
+    p.add_argument("--repeats", type=int, default=7)
+    p.add_argument("--warmup", type=int, default=1)
+    p.add_argument("--baseline", metavar="REV", help="time transformer_core/attribution.py of this git revision")
+    p.add_argument("--out", help="JSON result (default out/bench/attribution.json)")
+    args = p.parse_args(argv)
+    torch.set_num_threads(1)
+    ckpt = load_checkpoint(args.checkpoint)
+    model = ckpt.model
+    src = source_ids(model, args.src_len, ckpt.tokenizer)
+    out = list(greedy_decode(model, src, max_len=args.rows).ids) or [model.cfg.unk_id]
+    while len(out) < args.rows - 1:
+        out += out
+    out = out[:args.rows - 1]
+    old = baseline_modules(args.baseline, ("attribution",))[0] if args.baseline else None
+    result = {"model": str(ckpt.path), "baseline": args.baseline or f"chunk {len(out) + 1}", "src_len": len(src), "rows": len(out) + 1, "steps": attribution.STEPS,
+              "chunk": attribution.CHUNK, "repeats": args.repeats, "env": environment(), "s": {}}
+    for method in attribution.METHODS:
+        fns = {"chunked": lambda m=method: attribution.attribute(model, src, out, m),
+               "baseline": (lambda m=method: old.attribute(model, src, out, m)) if old else
+                           (lambda m=method: attribution.attribute(model, src, out, m, chunk=len(out) + 1))}
+        same = np.allclose(fns["chunked"](), fns["baseline"](), rtol=1e-4, atol=1e-5)
+        times = time_interleaved(fns, args.repeats, args.warmup)
+        result["s"][method] = {name: summary(wall) for name, (wall, _) in times.items()} | {"same_scores": same}
+        print(f"{method:22s} chunked {result['s'][method]['chunked']['median']:.3f} s   "
+              f"baseline {result['s'][method]['baseline']['median']:.3f} s   (medians of {args.repeats}; "
+              f"same scores: {same})")
+    print("wrote", write_result("attribution", result, args.out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
