@@ -287,7 +287,27 @@ def attribution_view(res: dict) -> None:
     st.markdown(t("translate.attr.agree", mean=f"{agree['mean_of_heads']:.2f}", layer=best[0] + 1,
                   head=best[1] + 1, best=f"{heads.max():.2f}"))
     st.dataframe(table, width="content", key="tr_attr_agree")
+    attribution_aer(ckpt, res, run["shares"])
     st.caption(t("translate.attr.lesson"))
+
+
+def attribution_aer(ckpt, res: dict, shares: np.ndarray) -> None:
+    """Where the sentence has a gold alignment and the translation is its reference: the AER of the
+    gradients' word alignment next to the heads' (alignment.aer, alignment.score_heads)."""
+    if not ckpt.gold:
+        return
+    entry = ckpt.gold.get(res["text_src"])
+    if entry is None or res["text"].strip() != entry[0]:
+        st.caption(t("translate.attr.aer_none", examples=" · ".join(escape_md(s) for s in gold_offers(ckpt.gold))))
+        return
+    tgt, links = entry
+    words = alignment.to_words(shares, ckpt.tokenizer, res["text_src"], tgt)
+    if words is None or len(res["out_ids"]) != len(ckpt.tokenizer.encode(tgt)):
+        return
+    heads = gold_scores(ckpt, res["text_src"], tgt, links)
+    best = np.unravel_index(int(np.argmin(heads["heads"])), np.shape(heads["heads"]))
+    st.markdown(t("translate.attr.aer", attr=f"{alignment.aer(words, alignment.parse(links)):.2f}",
+                  layer=best[0] + 1, head=best[1] + 1, best=f"{np.min(heads['heads']):.2f}", mean=f"{heads['mean']:.2f}"))
 
 
 # ---------------------------------------------------------------- switching heads off

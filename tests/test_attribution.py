@@ -82,3 +82,25 @@ def test_rows_in_chunks_give_the_scores_of_one_pass(method):
     whole = attribution.attribute(m, SRC, OUT, method, chunk=len(OUT) + 1)
     for chunk in (1, 2, 3):
         np.testing.assert_allclose(attribution.attribute(m, SRC, OUT, method, chunk=chunk), whole, rtol=1e-5, atol=1e-6)
+
+
+def test_gold_aer_links_each_target_word_to_its_largest_share(capsys):
+    """--gold: the attribution's AER over the checkpoint's gold alignments, counted link by link here."""
+    from transformer_core import alignment
+    from transformer_core.checkpoint import load_checkpoint
+
+    assert attribution.main(["--checkpoint", str(ROOT / "checkpoints" / "enko"), "--method", "saliency",
+                             "--gold", "--limit", "4"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    ckpt = load_checkpoint(ROOT / "checkpoints" / "enko")
+    tok, hits, predicted, gold_n = ckpt.tokenizer, 0, 0, 0
+    for src, (tgt, links) in list(ckpt.gold.items())[:4]:
+        scores = attribution.attribute(ckpt.model, [tok.bos_id, *tok.encode(src), tok.eos_id], tok.encode(tgt),
+                                       "saliency")[:-1, 1:-1]      # (T, S) without </s>, <s>
+        words = alignment.to_words(attribution.shares(np.pad(scores, ((0, 1), (1, 1)))), tok, src, tgt)
+        links_set = {(int(np.argmax(row)), t) for t, row in enumerate(words)}
+        gold = alignment.parse(links)
+        hits, predicted, gold_n = hits + len(links_set & gold), predicted + len(links_set), gold_n + len(gold)
+    assert got["sentences"] == 4
+    assert got["attribution_aer"] == pytest.approx(1 - 2 * hits / (predicted + gold_n), abs=1e-4)
+    assert all(0 <= got[k] <= 1 for k in ("best_head_aer", "mean_of_heads_aer"))

@@ -501,3 +501,12 @@ def test_gradients_beside_attention_on_the_home_page(lang):
     np.testing.assert_allclose(z, want / want.sum(1, keepdims=True), atol=1e-3)
     assert any(m.value.startswith(s["translate.attr.agree"].split("{")[0][:20]) for m in at.markdown)
     assert at.dataframe[-1].value.shape == (3, 4)                     # layers × heads of en→ko
+    # the lecture's sentence has a gold alignment: the gradients' AER beside the heads'
+    from transformer_core import alignment
+    tgt, links = ckpt.gold["I like apples."]
+    words = alignment.to_words(want / want.sum(1, keepdims=True), ckpt.tokenizer, "I like apples.", tgt)
+    assert words.shape == (len(tgt.split()), 3)
+    aer = alignment.aer(words, alignment.parse(links))
+    heads = alignment.score_heads(ckpt.model, ckpt.tokenizer, [("I like apples.", tgt, alignment.parse(links))])
+    line = [m.value for m in at.markdown if m.value.startswith(s["translate.attr.aer"].split("{")[0])]
+    assert len(line) == 1 and f"**{aer:.2f}**" in line[0] and f"**{heads['mean']:.2f}**" in line[0], line

@@ -52,19 +52,41 @@ class Counts:
         return 1.0 - 2.0 * self.hits / max(self.predicted + self.gold, 1)
 
 
+def piece_words(tok: Tokenizer, src: str, tgt: str) -> tuple[list[int], list[int]] | None:
+    """The word of each piece of tgt and of src, or None when the pieces do not make the sentence's
+    whitespace words."""
+    q_words, k_words = word_ids(tok.pieces(tok.encode(tgt))), word_ids(tok.pieces(tok.encode(src)))
+    if not q_words or not k_words or q_words[-1] + 1 != len(tgt.split()) or k_words[-1] + 1 != len(src.split()):
+        return None
+    return q_words, k_words
+
+
+def to_words(matrix, tok: Tokenizer, src: str, tgt: str) -> np.ndarray | None:
+    """A teacher-forced (..., T_out + 1, S + 2) matrix on pieces (rows: the step producing each piece of tgt,
+    then </s>; columns: <s>, the pieces of src, </s>) -> (..., W_tgt, W_src) over words (mean over a word's
+    rows, sum over its columns; </s> and the ends left out), or None as piece_words."""
+    words = piece_words(tok, src, tgt)
+    if words is None:
+        return None
+    q_words, k_words = words
+    inner = torch.as_tensor(np.asarray(matrix, dtype=np.float32))[..., :len(q_words), 1:len(k_words) + 1]
+    return merge_to_words(inner, q_words, k_words).numpy()
+
+
 def word_cross_attention(model: Transformer, tok: Tokenizer, src: str, tgt: str) -> np.ndarray | None:
     """Cross-attention over words, teacher-forced on tgt: (L, h, W_tgt, W_src), or None when the pieces do
     not make the sentence's whitespace words or do not fit the model's max_len."""
-    src_pieces_ids, out_ids = tok.encode(src), tok.encode(tgt)
-    src_ids = [tok.bos_id, *src_pieces_ids, tok.eos_id]
+    src_ids, out_ids = [tok.bos_id, *tok.encode(src), tok.eos_id], tok.encode(tgt)
     if max(len(src_ids), len(out_ids) + 1) > model.cfg.max_len or not out_ids:
         return None
-    cross = teacher_forced_attention(model, src_ids, out_ids)["cross"]      # (L, h, T_out + 1, S + 2)
-    cross = torch.as_tensor(cross[:, :, :len(out_ids), 1:-1])              # rows: the step producing piece j
-    q_words, k_words = word_ids(tok.pieces(out_ids)), word_ids(tok.pieces(src_pieces_ids))
-    if q_words[-1] + 1 != len(tgt.split()) or k_words[-1] + 1 != len(src.split()):
-        return None
-    return merge_to_words(cross, q_words, k_words).numpy()
+    return to_words(teacher_forced_attention(model, src_ids, out_ids)["cross"], tok, src, tgt)  # (L, h, T+1, S+2)
+
+
+def aer(attention: np.ndarray, gold: Links) -> float:
+    """AER of one sentence's (W_tgt, W_src) matrix, each target word linked to its largest column."""
+    counts = Counts()
+    counts.add(links_of(attention), gold)
+    return counts.aer
 
 
 def links_of(attention: np.ndarray) -> Links:

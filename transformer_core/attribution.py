@@ -12,6 +12,7 @@ agreement() compares the scores with each head's attention, row by row (Spearman
 question of "Attention is not Explanation" (Jain & Wallace 2019) and its answer (Wiegreffe & Pinter 2019).
 
     python -m transformer_core.attribution --checkpoint DIR --method integrated_gradients --json "I like apples."
+    python -m transformer_core.attribution --checkpoint DIR --method saliency --gold --limit 200   # AER vs heads
 """
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ import numpy as np
 import pandas as pd
 import torch
 
+from . import alignment
 from .checkpoint import Checkpoint, CheckpointError, load_checkpoint
 from .decoding import eval_mode
 from .masks import make_src_mask, make_trg_mask
@@ -138,22 +140,56 @@ def explain_sentence(ckpt: Checkpoint, text: str, method: str, steps: int = STEP
             "translation": tr.text, "method": method, "scores": np.round(scores, 6).tolist()}
 
 
+def gold_aer(ckpt: Checkpoint, method: str, limit: int | None = None, steps: int = STEPS) -> dict:
+    """AER of the attribution's word alignment (each target word to the source word with the largest
+    share; teacher-forced on the reference) over the checkpoint's gold alignments, beside the heads' AER
+    on the same sentences (alignment.score_heads)."""
+    tok, counts, scored = ckpt.tokenizer, alignment.Counts(), []
+    for src, (tgt, links) in list(ckpt.gold.items())[:limit]:
+        src_ids, out_ids = [tok.bos_id, *tok.encode(src), tok.eos_id], tok.encode(tgt)
+        if not out_ids or max(len(src_ids), len(out_ids) + 1) > ckpt.config.max_len:
+            continue
+        words = alignment.to_words(shares(attribute(ckpt.model, src_ids, out_ids, method, steps)), tok, src, tgt)
+        if words is None:
+            continue
+        gold = alignment.parse(links)
+        counts.add(alignment.links_of(words), gold)
+        scored.append((src, tgt, gold))
+    if not scored:
+        raise ValueError("no sentence with a gold alignment could be scored")
+    heads = alignment.score_heads(ckpt.model, tok, scored)
+    return {"method": method, "sentences": len(scored), "attribution_aer": round(counts.aer, 4),
+            "best_head": heads["best"], "best_head_aer": min(min(r) for r in heads["heads"]),
+            "mean_of_heads_aer": heads["mean"]}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
     parser.add_argument("--checkpoint", required=True)
     parser.add_argument("--method", choices=METHODS, default="integrated_gradients")
     parser.add_argument("--steps", type=int, default=STEPS, help="integrated gradients: points on the path")
     parser.add_argument("--json", action="store_true", help="print JSON (the only output for now)")
-    parser.add_argument("sentence")
+    parser.add_argument("--gold", action="store_true", help="instead of a sentence: AER against the checkpoint's "
+                                                            "gold alignments, beside the heads'")
+    parser.add_argument("--limit", type=int, help="--gold: at most this many sentences")
+    parser.add_argument("sentence", nargs="?")
     args = parser.parse_args(argv)
     if args.steps < 1:
         parser.error("--steps must be at least 1")
+    if (args.sentence is None) != args.gold:
+        parser.error("give a sentence, or --gold")
     torch.set_num_threads(1)
     try:
         ckpt = load_checkpoint(args.checkpoint)
     except CheckpointError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
+    if args.gold:
+        if not ckpt.gold:
+            print(f"error: {args.checkpoint} has no gold_alignments.tsv", file=sys.stderr)
+            return 2
+        print(json.dumps(gold_aer(ckpt, args.method, args.limit, args.steps)))
+        return 0
     print(json.dumps(explain_sentence(ckpt, args.sentence, args.method, args.steps), ensure_ascii=False))
     return 0
 
