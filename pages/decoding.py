@@ -203,7 +203,7 @@ def sampling_view(ckpt, text: str) -> None:
     drawn = session_run(runs.samples, model_state.active_key(), ckpt, text, float(temperature), int(top_k),
                         float(top_p), int(seed))
     fig = figures.bar_figure(names(ckpt.tokenizer.pieces(drawn["top_ids"])),
-                             {t("decoding.sample.before"): drawn["before"], t("decoding.sample.after"): drawn["after"]},
+                             {t(f"decoding.sample.stage.{name}"): probs for name, probs in drawn["stages"].items()},
                              title=t("decoding.sample.dist"), y_title=t("decoding.topk.x"), text_fmt=".2g")
     show_figure(fig, "sampling_first_step", key="dec_sample_dist")
     st.caption(t("decoding.sample.kept", n=drawn["kept"], top=f"{drawn['top']:.3f}"))

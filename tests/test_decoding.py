@@ -254,6 +254,9 @@ def test_filtered_distribution_keeps_top_k_and_the_nucleus():
     assert (top2[2:] == 0).all() and torch.allclose(top2[:2], probs[:2] / probs[:2].sum())
     nucleus = filtered_distribution(logp, top_p=0.8)             # 0.64 + 0.23 reaches 0.8
     assert (nucleus > 0).tolist() == [True, True, False, False, False, False]
+    # top-p after top-k, on what top-k left: of 0.64 and 0.23, renormalized (0.73, 0.27), 0.73 reaches 0.7
+    assert (filtered_distribution(logp, top_k=2, top_p=0.7) > 0).tolist() == [True] + [False] * 5
+    assert (filtered_distribution(logp, top_p=0.7) > 0).tolist() == [True, True] + [False] * 4
     hot = filtered_distribution(logp, temperature=2.0)
     assert hot[0] < probs[0] and hot[4] > probs[4] and torch.isclose(hot.sum(), torch.tensor(1.0))
     assert filtered_distribution(logp, temperature=0).tolist() == [1, 0, 0, 0, 0, 0]

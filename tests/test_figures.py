@@ -101,3 +101,22 @@ def test_the_enlarged_head_has_square_cells_and_upright_labels_while_they_fit():
     assert short.layout.height == 110 + 6 * 64                           # 8 px a character of '·apples', + 8
     long = figures.attention_heatmap(np.eye(30), [f"q{i}" for i in range(30)], [f"k{i}" for i in range(30)])
     assert long.layout.xaxis.tickangle == -90 and long.layout.width is None
+
+
+def test_alignment_focus_names_each_line_segment_by_its_words():
+    """One token's lines: meta.focus lists, per line trace, the (target i, source j) of each segment in
+    order, so the browser can keep one word's lines; the two word traces are named."""
+    w = np.array([[0.7, 0.2, 0.1], [0.05, 0.9, 0.05], [0.3, 0.3, 0.4]])
+    fig = figures.alignment_figure(w, ["a", "b", "c"], ["x", "y", "z"], threshold=0.1).to_plotly_json()
+    focus = fig["layout"]["meta"]["focus"]
+    assert focus["kind"] == "lines"
+    assert fig["data"][focus["src"]]["text"] == ["a", "b", "c"] and fig["data"][focus["tgt"]]["text"] == ["x", "y", "z"]
+    src_y, tgt_y = fig["data"][focus["src"]]["y"], fig["data"][focus["tgt"]]["y"]
+    seen = []
+    for trace, links in focus["bins"]:
+        ys = fig["data"][trace]["y"]
+        assert len(ys) == 3 * len(links)
+        for n, (i, j) in enumerate(links):
+            assert ys[3 * n] == src_y[j] and ys[3 * n + 1] == tgt_y[i] and ys[3 * n + 2] is None
+            seen.append((i, j))
+    assert sorted(seen) == sorted((i, j) for i in range(3) for j in range(3) if w[i, j] >= 0.1)

@@ -476,6 +476,24 @@ def test_decoding_page_what_if_and_sampling(lang):
     at.slider(key="dec_temp").set_value(0.0).run()
     drawn = at.dataframe[-1].value.iloc[:, 1].tolist()
     assert drawn == ["나는 사과를 좋아한다."] * 5
+    # the first step's distribution after each filter in turn, as sampling computes it
+    from transformer_core.checkpoint import load_checkpoint
+    from transformer_core.decoding import filtered_distribution, first_log_probs
+    from transformer_core.translate import source_ids
+    at.slider(key="dec_temp").set_value(1.5)
+    at.slider(key="dec_topk_k").set_value(4)
+    at.slider(key="dec_topp").set_value(0.5).run()
+    fig, _ = chart(at, "dec_sample_dist")
+    ckpt = load_checkpoint(ROOT / "checkpoints" / "enko")
+    logp = first_log_probs(ckpt.model, source_ids(ckpt.tokenizer, "I like apples.", ckpt.config.max_len)[0])
+    ids = logp.topk(10).indices
+    want = [logp.exp(), filtered_distribution(logp, 1.5), filtered_distribution(logp, 1.5, 4),
+            filtered_distribution(logp, 1.5, 4, 0.5)]
+    assert [bar.name for bar in fig.data] == [s[f"decoding.sample.stage.{n}"] for n in
+                                              ("model", "temperature", "top_k", "top_p")]
+    for bar, probs in zip(fig.data, want):
+        np.testing.assert_allclose(arr(bar.y), probs[ids].numpy(), atol=1e-6)
+    assert (arr(fig.data[2].y) > 0).sum() == 4 and (arr(fig.data[3].y) > 0).sum() < 4
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])

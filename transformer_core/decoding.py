@@ -189,8 +189,9 @@ def filtered_distribution(logp: torch.Tensor, temperature: float = 1.0, top_k: i
                           top_p: float = 1.0) -> torch.Tensor:
     """The next-token distribution sampling draws from, (V,) log-probabilities -> (V,) probabilities:
     softmax(logp / temperature), then only the top_k most likely (0: all), then only the smallest set of
-    most likely tokens whose probability reaches top_p (nucleus sampling, Holtzman et al. 2020),
-    renormalized.  temperature 0: all the probability on the most likely token (greedy)."""
+    most likely tokens whose probability, renormalized after top-k, reaches top_p (nucleus sampling,
+    Holtzman et al. 2020; the order of Hugging Face's warpers), renormalized.  temperature 0: all the
+    probability on the most likely token (greedy)."""
     if temperature <= 0:
         probs = torch.zeros_like(logp)
         probs[logp.argmax()] = 1.0
@@ -201,7 +202,8 @@ def filtered_distribution(logp: torch.Tensor, temperature: float = 1.0, top_k: i
     ranked = probs[order]
     n = ranked.numel() if top_k <= 0 else min(top_k, ranked.numel())
     if top_p < 1.0:                      # the first tokens whose cumulative probability reaches top_p
-        n = min(n, int((ranked.cumsum(0) < top_p).sum()) + 1)
+        kept = ranked[:n] / ranked[:n].sum()
+        n = min(n, int((kept.cumsum(0) < top_p).sum()) + 1)
     keep[order[:n]] = True
     probs = probs * keep
     return probs / probs.sum()

@@ -114,16 +114,20 @@ def greedy_steps(ckpt: Checkpoint, text: str, prefix: tuple[int, ...] = ()) -> d
 def samples(ckpt: Checkpoint, text: str, temperature: float, top_k: int, top_p: float, seed: int,
             n: int = 5) -> dict:
     """n translations drawn with seeds seed … seed + n − 1, and the first step's 10 most likely tokens with
-    their probabilities before and after temperature, top-k and top-p."""
+    their probabilities at each stage of the filters: the model's, after the temperature, after top-k too,
+    after top-p too (the last is what sampling draws from)."""
     one_thread()
     src, _ = source_ids(ckpt.tokenizer, text, ckpt.config.max_len)
     draws = [sample_decode(ckpt.model, src, temperature, top_k, top_p, seed + i) for i in range(n)]
     logp = first_log_probs(ckpt.model, src)                                    # (V,)
-    kept = filtered_distribution(logp, temperature, top_k, top_p)
+    stages = {"model": logp.exp(), "temperature": filtered_distribution(logp, temperature),
+              "top_k": filtered_distribution(logp, temperature, top_k),
+              "top_p": filtered_distribution(logp, temperature, top_k, top_p)}  # each (V,)
     ids = logp.topk(10).indices.tolist()
     return {"seeds": [seed + i for i in range(n)], "texts": [ckpt.tokenizer.decode(d.ids) for d in draws],
-            "scores": [d.score for d in draws], "top_ids": ids, "before": logp.exp()[ids].tolist(),
-            "after": kept[ids].tolist(), "kept": int((kept > 0).sum()), "top": float(logp.exp().max())}
+            "scores": [d.score for d in draws], "top_ids": ids,
+            "stages": {name: probs[ids].tolist() for name, probs in stages.items()},
+            "kept": int((stages["top_p"] > 0).sum()), "top": float(logp.exp().max())}
 
 
 def attribution_run(ckpt: Checkpoint, src_ids: tuple[int, ...], out_ids: tuple[int, ...], method: str) -> dict:

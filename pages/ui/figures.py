@@ -19,7 +19,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from .theme import DIVERGING, FONT_SIZE, MASK_COLORS, PALETTE, SEQUENTIAL, token_label
+from .theme import DIVERGING, FOCUS_DIM, FONT_SIZE, MASK_COLORS, PALETTE, SEQUENTIAL, token_label
 
 
 def escape(text: str) -> str:
@@ -492,6 +492,11 @@ def attention_grid(weights, q_labels: Sequence[str], k_labels: Sequence[str], *,
                 r, c = layer * (Tq + gr), head * (Tk + gc)
                 cover[r:r + Tq, c:c + Tk] = np.where(np.asarray(masked, dtype=bool), 1.0, np.nan)
         data.append(mask_trace(cover, xs, ys, masked_name, gap=1 if small else 0))
+    # one token's cells (live_chart): resting on a cell of query row q in layer l covers every cell but
+    # row q of that layer's panels with this trace, filled in by the browser (empty until then)
+    data.append({"type": "heatmap", "z": [], "x": xs, "y": ys, "showscale": False, "hoverinfo": "skip",
+                 "zmin": 0.0, "zmax": 1.0, "xgap": trace["xgap"], "ygap": trace["ygap"], "name": "focus"})
+    layout["meta"]["focus"] = {"kind": "grid", "trace": len(data) - 1, "dim": 1 - FOCUS_DIM}
     return go.Figure(data=data, layout=layout, _validate=False)
 
 
@@ -565,14 +570,18 @@ def alignment_figure(weights, src_labels: Sequence[str], tgt_labels: Sequence[st
     """Cross-attention (T, S) as lines from each source word (left) to each target word (right); width
     and opacity grow with the weight.  Weights below threshold are left out.  gold: the gold alignment's
     (source j, target i) links, drawn as dashed green lines (trace named gold_name).  The last trace holds
-    one hover point per line (customdata = [target index, source index, weight])."""
+    one hover point per line (customdata = [target index, source index, weight]).
+
+    One token's lines (live_chart): layout.meta.focus names the source and target word traces and, per
+    line trace (one per weight bin), its links (i, j) in the order of its segments; resting on (or
+    tapping) a word keeps only its lines and dims the other words."""
     arr = as_array(weights)
     T, S = arr.shape
     span = max(S, T)
     # both columns spread over the same height, so a monotone alignment draws near-parallel lines
     ys = np.linspace(-(span - 1) / 2, (span - 1) / 2, S) if S > 1 else np.zeros(1)
     yt = np.linspace(-(span - 1) / 2, (span - 1) / 2, T) if T > 1 else np.zeros(1)
-    bins: list[dict] = [{"x": [], "y": []} for _ in range(ALIGN_BINS)]
+    bins: list[dict] = [{"x": [], "y": [], "links": []} for _ in range(ALIGN_BINS)]
     mid_x, mid_y, custom, hover = [], [], [], []
     src_esc, tgt_esc = [escape(s) for s in src_labels], [escape(s) for s in tgt_labels]
     for i in range(T):
@@ -583,15 +592,17 @@ def alignment_figure(weights, src_labels: Sequence[str], tgt_labels: Sequence[st
             b = min(ALIGN_BINS - 1, int(w * ALIGN_BINS))
             bins[b]["x"] += [0.0, 1.0, None]
             bins[b]["y"] += [float(ys[j]), float(yt[i]), None]
+            bins[b]["links"].append([i, j])
             mid_x.append(0.5)
             mid_y.append(float((ys[j] + yt[i]) / 2))
             wr = w if decimals is None else round(w, decimals)
             custom.append([i, j, wr])
             hover.append(f"{src_esc[j]} → {tgt_esc[i]}")
-    data = []
+    data, focus_bins = [], []
     for b, seg in enumerate(bins):
         if not seg["x"]:
             continue
+        focus_bins.append([len(data), seg["links"]])
         level = (b + 0.5) / ALIGN_BINS
         data.append({"type": "scatter", "mode": "lines", "x": seg["x"], "y": seg["y"], "hoverinfo": "skip",
                      "line": {"color": PALETTE[0], "width": 0.8 + 9 * level}, "opacity": 0.12 + 0.88 * level,
@@ -603,17 +614,18 @@ def alignment_figure(weights, src_labels: Sequence[str], tgt_labels: Sequence[st
             gy += [float(ys[j]), float(yt[i]), None]
         data.append({"type": "scatter", "mode": "lines", "x": gx, "y": gy, "name": escape(gold_name),
                      "hoverinfo": "skip", "showlegend": False, "line": {"color": PALETTE[2], "width": 3, "dash": "dash"}})
-    data.append({"type": "scatter", "mode": "text", "x": [0.0] * S, "y": ys.tolist(), "text": src_esc,
-                 "textposition": "middle left", "hoverinfo": "skip", "showlegend": False,
-                 "textfont": {"size": FONT_SIZE, "color": PALETTE[0]}})
-    data.append({"type": "scatter", "mode": "text", "x": [1.0] * T, "y": yt.tolist(), "text": tgt_esc,
-                 "textposition": "middle right", "hoverinfo": "skip", "showlegend": False,
-                 "textfont": {"size": FONT_SIZE, "color": PALETTE[1]}})
+    for xpos, ypos, text, side, color in ((0.0, ys, src_esc, "left", PALETTE[0]), (1.0, yt, tgt_esc, "right", PALETTE[1])):
+        # hoverinfo "none": no label, but the browser hears the pointer on a word (one token's lines)
+        data.append({"type": "scatter", "mode": "text", "x": [xpos] * len(text), "y": ypos.tolist(), "text": text,
+                     "textposition": f"middle {side}", "hoverinfo": "none", "showlegend": False,
+                     "textfont": {"size": FONT_SIZE, "color": color},
+                     "unselected": {"textfont": {"color": _faded(color)}}})
     data.append({"type": "scatter", "mode": "markers", "x": mid_x, "y": mid_y, "customdata": custom,
                  "text": hover, "marker": {"size": 6, "color": "rgba(0,0,0,0)"}, "showlegend": False,
                  "hovertemplate": "%{text}: %{customdata[2]:.3f}<extra></extra>"})
     layout = {"font": {"size": FONT_SIZE}, "showlegend": False, "height": int(min(1500, max(260, 60 + 28 * span))),
               "margin": {"l": 10, "r": 10, "t": 60 if title else 40, "b": 10}, "hovermode": "closest",
+              "meta": {"focus": {"kind": "lines", "src": len(data) - 3, "tgt": len(data) - 2, "bins": focus_bins}},
               "xaxis": {"range": [-0.75, 1.75], "visible": False, "fixedrange": True},
               "yaxis": {"range": [span / 2 + 0.2, -span / 2 - 0.2], "visible": False, "fixedrange": True},
               "annotations": [
@@ -624,6 +636,12 @@ def alignment_figure(weights, src_labels: Sequence[str], tgt_labels: Sequence[st
     if title:
         layout["title"] = {"text": escape(title), "font": {"size": FONT_SIZE + 1}}
     return go.Figure(data=data, layout=layout, _validate=False)
+
+
+def _faded(hex_color: str) -> str:
+    """A theme colour at FOCUS_DIM opacity."""
+    r, g, b = (int(hex_color[k:k + 2], 16) for k in (1, 3, 5))
+    return f"rgba({r},{g},{b},{FOCUS_DIM})"
 
 
 def probability_text(p: float) -> str:

@@ -78,6 +78,80 @@ function fullscreen(gd) {
   gd.requestFullscreen();
 }
 
+// One token's lines (BertViz's head view): resting the pointer on a token (or tapping it: a projector has
+// no hover) keeps its lines or cells and dims the rest; a second tap lets go.  The figure says how in
+// layout.meta.focus (figures.attention_grid, figures.alignment_figure).
+function focusKey(focus, pt) {
+  if (!pt) return null;
+  if (focus.kind === 'grid') {
+    if (!Array.isArray(pt.pointNumber) || pt.curveNumber === focus.trace) return null;
+    const [L, H, Tq, Tk, gr] = focus.grid;
+    const row = pt.pointNumber[0], layer = Math.floor(row / (Tq + gr)), q = row - layer * (Tq + gr);
+    return q < Tq ? `grid:${layer}:${q}` : null;
+  }
+  if (pt.curveNumber === focus.src) return `src:${pt.pointNumber}`;
+  if (pt.curveNumber === focus.tgt) return `tgt:${pt.pointNumber}`;
+  return null;
+}
+
+function applyFocus(Plotly, gd, key) {
+  const meta = gd.layout.meta || {}, focus = meta.focus, state = gd.__atlasFocus;
+  if (!focus || state.key === key) return;
+  state.key = key;
+  if (focus.kind === 'grid') {
+    const [L, H, Tq, Tk, gr] = meta.grid, base = gd.data[0].z;
+    let z = [];
+    if (key) {
+      const [, layer, q] = key.split(':').map(Number), keep = layer * (Tq + gr) + q;
+      z = base.map((row, r) => row.map(v => (v === null || r === keep) ? null : 1));
+    }
+    const bg = getComputedStyle(document.querySelector('[data-testid="stApp"]') || document.body).backgroundColor;
+    const rgb = (bg.match(/\d+(\.\d+)?/g) || [255, 255, 255]).slice(0, 3).join(',');
+    const fill = `rgba(${rgb},${focus.dim})`;
+    Plotly.restyle(gd, {z: [z], colorscale: [[[0, fill], [1, fill]]]}, [focus.trace]);
+    return;
+  }
+  const orig = state.orig;
+  const [side, idx] = key ? [key.split(':')[0], Number(key.split(':')[1])] : [null, -1];
+  const xs = [], ys = [], traces = [], others = new Set();
+  for (const [trace, links] of focus.bins) {
+    const x = [], y = [];
+    links.forEach(([i, j], n) => {
+      if (key && (side === 'src' ? j : i) !== idx) return;
+      x.push(...orig[trace].x.slice(3 * n, 3 * n + 3));
+      y.push(...orig[trace].y.slice(3 * n, 3 * n + 3));
+      others.add(side === 'src' ? i : j);
+    });
+    xs.push(x); ys.push(y); traces.push(trace);
+  }
+  const mine = key ? [idx] : null, theirs = key ? [...others] : null;
+  Plotly.restyle(gd, {x: xs, y: ys}, traces);
+  Plotly.restyle(gd, {selectedpoints: [side === 'src' ? mine : theirs, side === 'src' ? theirs : mine]},
+                 [focus.src, focus.tgt]);
+}
+
+function focusable(Plotly, gd, spec) {
+  const focus = (spec.layout.meta || {}).focus;
+  if (focus && focus.kind === 'grid') focus.grid = spec.layout.meta.grid;
+  gd.__atlasFocus = {key: null, locked: false, focus: focus,
+                     orig: spec.data.map(t => ({x: t.x, y: t.y}))};          // a new figure: nothing focused
+  if (!focus || gd.__atlasFocusOn) return;
+  gd.__atlasFocusOn = true;
+  const state = () => gd.__atlasFocus;
+  gd.on('plotly_hover', ev => {
+    const key = focusKey(state().focus || {}, ev.points[0]);
+    if (!state().locked && key) applyFocus(Plotly, gd, key);
+  });
+  gd.on('plotly_unhover', () => { if (!state().locked) applyFocus(Plotly, gd, null); });
+  gd.on('plotly_click', ev => {
+    const key = focusKey(state().focus || {}, ev.points[0]);
+    if (!key) return;
+    const again = state().locked && state().key === key;
+    state().locked = !again;
+    applyFocus(Plotly, gd, again ? null : key);
+  });
+}
+
 export default function (component) {
   const { data, parentElement } = component;
   let gd = parentElement.querySelector(':scope > div.atlas-live-chart');
@@ -93,7 +167,8 @@ export default function (component) {
   loadPlotly(data.src).then(Plotly => {
     const config = Object.assign({responsive: true, displaylogo: false}, data.config, {modeBarButtonsToAdd: [
       {name: 'fullscreen', title: data.fullscreen, icon: Plotly.Icons.autoscale, click: () => fullscreen(gd)}]});
-    return Plotly.react(gd, {data: spec.data, layout: layout, frames: spec.frames || [], config: config});
+    return Plotly.react(gd, {data: spec.data, layout: layout, frames: spec.frames || [], config: config})
+      .then(() => focusable(Plotly, gd, spec));
   });
   return () => { if (!gd.isConnected && window.Plotly) window.Plotly.purge(gd); };
 }
