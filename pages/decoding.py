@@ -204,7 +204,8 @@ def sampling_view(ckpt, text: str) -> None:
                         float(top_p), int(seed))
     fig = figures.bar_figure(names(ckpt.tokenizer.pieces(drawn["top_ids"])),
                              {t(f"decoding.sample.stage.{name}"): probs for name, probs in drawn["stages"].items()},
-                             title=t("decoding.sample.dist"), y_title=t("decoding.topk.x"), text_fmt=".2g")
+                             title=t("decoding.sample.dist"), x_title=t("decoding.sample.axis"), text_fmt=".2g",
+                             horizontal=True, height=200 + 14 * 4 * len(drawn["top_ids"]))
     show_figure(fig, "sampling_first_step", key="dec_sample_dist")
     st.caption(t("decoding.sample.kept", n=drawn["kept"], top=f"{drawn['top']:.3f}"))
     st.dataframe(pd.DataFrame({t("decoding.sample.seed"): drawn["seeds"], t("decoding.sample.text"): drawn["texts"],

@@ -102,7 +102,8 @@ GRID_COLUMNS = 32     # token columns in a row of heads: upright key labels stay
 
 def head_rows(w: np.ndarray, layers, per_row: int, focus: tuple[int, int]):
     """The heads of the given layers, per_row to a row: panels (rows, per_row, Tq, Tk) padded with NaN,
-    their titles, and where the focused (layer, head) sits (or None when its layer is not shown)."""
+    their titles, where the focused (layer, head) sits (or None when its layer is not shown), and each
+    panel's layer (-1 for padding: one token's cells span the heads of a layer)."""
     H = w.shape[1]
     heads = [(l, h) for l in layers for h in range(H)]
     rows = -(-len(heads) // per_row)
@@ -111,7 +112,9 @@ def head_rows(w: np.ndarray, layers, per_row: int, focus: tuple[int, int]):
     titles = [[layer_head_label(*heads[i]) if i < len(heads) else "" for i in range(r * per_row, (r + 1) * per_row)]
               for r in range(rows)]
     selected = divmod(heads.index(focus), per_row) if focus in heads else None
-    return panels.reshape(rows, per_row, *w.shape[2:]), titles, selected
+    groups = [[heads[i][0] if i < len(heads) else -1 for i in range(r * per_row, (r + 1) * per_row)]
+              for r in range(rows)]
+    return panels.reshape(rows, per_row, *w.shape[2:]), titles, selected, groups
 
 
 def kind_view(res: dict, kind: str, level: str, tgt_lang: str) -> None:
@@ -136,10 +139,10 @@ def kind_view(res: dict, kind: str, level: str, tgt_lang: str) -> None:
         else:               # every layer × head, as many heads to a row as leave room for upright key labels
             fits = H if len(k) > figures.GRID_TICK_LIMIT else max(1, min(H, GRID_COLUMNS // (len(k) + 1)))
             layers, per_row, kw, q_text, k_text = range(L), fits, {}, q, k
-        panels, titles, selected = head_rows(w, layers, per_row, (layer, head))
+        panels, titles, selected, groups = head_rows(w, layers, per_row, (layer, head))
         if kind == "dec_self" and level == "token":      # the future: masked, drawn as the Masks page draws it
             kw |= {"masked": np.triu(np.ones((len(q), len(k)), dtype=bool), 1), "masked_name": t("translate.masked")}
-        fig = figures.attention_grid(panels, q_text, k_text, panel_titles=titles, selected=selected,
+        fig = figures.attention_grid(panels, q_text, k_text, panel_titles=titles, selected=selected, groups=groups,
                                      x_title=x_title, y_title=y_title, colorbar_title=t("translate.weight"),
                                      title=t("translate.grid.title", kind=kind_label(kind)), **kw)
         show_figure(fig, f"{kind}_grid", key=f"tr_grid_{kind}")

@@ -652,6 +652,43 @@ def test_what_if_decoding_and_sampling_in_the_browser(sessions, served):
     want = continue_from(ckpt, sentence, beginning + "x").text
     page.get_by_text(want, exact=True).first.wait_for()
     assert not exceptions(page), exceptions(page)
+    page.wait_for_function("() => !!document.querySelector('.st-key-dec_whatif_cross .js-plotly-plot')?._fullLayout")
+    shot("whatif.png", page, ".st-key-dec_whatif_cross")
+
+
+ATTR_ROWS = """() => { const g = document.querySelector('.st-key-tr_attr_fig .js-plotly-plot');
+    return g && g._fullData && g._fullData[0] ? Array.from(g._fullData[0].z, r => Array.from(r).reduce((a, b) => a + b, 0))
+                                              : null; }"""
+SAMPLE_STAGES = """() => { const g = document.querySelector('.st-key-dec_sample_dist .js-plotly-plot');
+    return g && g._fullData && g._fullData.length === 4 ? g._fullData.map(t => Array.from(t.x).filter(v => v > 0).length)
+                                                      : null; }"""
+
+
+def test_gradients_tab_and_the_sampling_filters_in_the_browser(sessions, served):
+    """The home page's 'gradients vs attention' tab draws rows of shares (each sums to 1) and, on the
+    lecture's sentence with its gold alignment, the AER line; on the decoding page, moving the top-k slider
+    with the keyboard leaves that many tokens after top-k.  Screenshots: attribution.png, sampling.png."""
+    en = sessions("en")
+    page = en.page
+    translate(en, SENTENCE, source_pieces(served, en.model, SENTENCE))
+    page.get_by_role("tab", name=I18N["en"]["translate.attr.tab"]).click()
+    page.wait_for_function(f"() => ({ATTR_ROWS})() !== null", timeout=RUN_TIMEOUT_S * 1000, polling=100)
+    rows = page.evaluate(ATTR_ROWS)
+    assert len(rows) > 1 and all(abs(r - 1) < 2e-3 for r in rows), rows
+    page.get_by_text(I18N["en"]["translate.attr.agree"].split("**")[1]).first.wait_for()
+    page.get_by_text(I18N["en"]["translate.attr.aer"].split("**")[1]).first.wait_for()
+    shot("attribution.png", page, ".st-key-tr_attr_fig")
+    en.go("decode", "decoding")
+    page.wait_for_function(f"() => ({SAMPLE_STAGES})() !== null", polling=100)
+    thumb = page.locator('.st-key-dec_topk_k input[type=range]')          # the slider's own input
+    thumb.scroll_into_view_if_needed()
+    thumb.focus()
+    for _ in range(3):
+        thumb.press("ArrowRight")
+    page.wait_for_function(f"() => {{ const n = ({SAMPLE_STAGES})(); return n && n[2] === 3 && n[3] <= 3; }}",
+                           timeout=RUN_TIMEOUT_S * 1000, polling=100)
+    assert not exceptions(page), exceptions(page)
+    shot("sampling.png", page, ".st-key-dec_sample_dist")
 
 
 def test_after_the_script_health_check_a_bookmarked_page_opens_without_a_notice(browser, served, tmp_path):
@@ -673,3 +710,88 @@ def test_after_the_script_health_check_a_bookmarked_page_opens_without_a_notice(
             assert "does not seem to exist" not in page.inner_text("body")
         finally:
             ctx.close()
+
+
+# where each word of the alignment figure and each cell of the head grid sits on the page (CSS pixels)
+POINTS = """([sel]) => { const g = document.querySelector(sel + ' .js-plotly-plot');
+    if (!g || !g._fullLayout || !g.__atlasFocus) return null;
+    const box = g.getBoundingClientRect(), xa = g._fullLayout.xaxis, ya = g._fullLayout.yaxis;
+    const at = (x, y) => [box.left + xa._offset + xa.l2p(x), box.top + ya._offset + ya.l2p(y)];
+    const focus = g.layout.meta.focus;
+    if (focus.kind === 'grid') return {focus: focus, grid: g.layout.meta.grid, origin: at(0, 0),
+                                      step: [xa.l2p(1) - xa.l2p(0), ya.l2p(1) - ya.l2p(0)]};
+    return {focus: focus, src: Array.from(g.data[focus.src].y, y => at(0, y)),
+            tgt: Array.from(g.data[focus.tgt].y, y => at(1, y))}; }"""
+# per line trace of the alignment: how many segments it draws now; the words' selectedpoints
+LINES_NOW = """() => { const g = document.querySelector('.st-key-tr_align_fig .js-plotly-plot');
+    const f = g.layout.meta.focus;
+    return {segments: f.bins.map(([trace]) => g.data[trace].y.length / 3),
+            src: g.data[f.src].selectedpoints ?? null, tgt: g.data[f.tgt].selectedpoints ?? null}; }"""
+COVER_NOW = """() => { const g = document.querySelector('.st-key-tr_grid_enc_self .js-plotly-plot');
+    const f = g.layout.meta.focus;
+    return {cover: Array.from(g.data[f.trace].z || [], r => Array.from(r, v => v === null ? 0 : 1)),
+            base: Array.from(g.data[0].z, r => Array.from(r, v => v === null ? 0 : 1))}; }"""
+
+
+def test_resting_on_a_token_keeps_its_lines_and_cells(sessions, served):
+    """BertViz's head view: in the alignment view, the pointer on a source word keeps only that word's
+    lines (the other words fade), and away from it every line is back; a tap keeps it until a second tap
+    (a projector has no pointer).  In the head grid, the pointer on a cell keeps that query token's row in
+    every head of its layer and covers every other cell.  ATLAS_SCREENSHOTS=docs refreshes
+    docs/focus_alignment.png and docs/focus_grid.png."""
+    en = sessions("en")
+    page = en.page
+    translate(en, SENTENCE, source_pieces(served, en.model, SENTENCE))
+    # the head grid of the encoder self-attention (the open tab)
+    page.wait_for_function(f"() => ({POINTS})(['.st-key-tr_grid_enc_self']) !== null", polling=100)
+    page.locator(".st-key-tr_grid_enc_self").scroll_into_view_if_needed()      # the pointer needs it on screen
+    grid = page.evaluate(POINTS, [".st-key-tr_grid_enc_self"])
+    L, H, Tq, Tk, gr, gc = grid["grid"]
+    groups = grid["focus"]["groups"]
+    pr, pc, q, k = 0, min(1, len(groups[0]) - 1), 1, 2                   # panel row 0, second panel, query 1
+    x = grid["origin"][0] + (pc * (Tk + gc) + k) * grid["step"][0]
+    y = grid["origin"][1] + (pr * (Tq + gr) + q) * grid["step"][1]
+    page.mouse.move(x, y)
+    page.wait_for_function(f"() => ({COVER_NOW})().cover.length > 0", polling=100)
+    now = page.evaluate(COVER_NOW)
+    layer = groups[pr][pc]
+    for r, row in enumerate(now["base"]):
+        for c, drawn in enumerate(row):
+            rp, cp = r // (Tq + gr), c // (Tk + gc)
+            kept = r - rp * (Tq + gr) == q and groups[rp][cp] == layer
+            assert now["cover"][r][c] == (drawn and not kept), (r, c)
+    assert sum(now["base"][r][c] and not now["cover"][r][c] for r in range(len(now["base"]))
+               for c in range(len(now["base"][0]))) == Tk * sum(g == layer for row in groups for g in row)
+    shot("focus_grid.png", page, ".st-key-tr_grid_enc_self")
+    page.mouse.move(5, 5)
+    page.wait_for_function(f"() => ({COVER_NOW})().cover.length === 0", polling=100)
+    # the alignment view
+    page.get_by_role("tab", name=I18N["en"]["translate.align.tab"]).click()
+    page.wait_for_function(f"() => ({POINTS})(['.st-key-tr_align_fig']) !== null", polling=100)
+    page.locator(".st-key-tr_align_fig").scroll_into_view_if_needed()
+    pos = page.evaluate(POINTS, [".st-key-tr_align_fig"])
+    everything = page.evaluate(LINES_NOW)["segments"]
+    links = [link for _, trace_links in pos["focus"]["bins"] for link in trace_links]
+    j = max(range(len(pos["src"])), key=lambda s: sum(1 for _, js in links if js == s))   # the word with most lines
+    own = [sum(1 for _, js in trace_links if js == j) for _, trace_links in pos["focus"]["bins"]]
+    assert 0 < sum(own) < sum(everything)
+    page.mouse.move(*pos["src"][j])
+    page.wait_for_function(f"([want]) => JSON.stringify(({LINES_NOW})().segments) === JSON.stringify(want)",
+                           arg=[own], polling=100)
+    assert page.evaluate(LINES_NOW)["src"] == [j]
+    shot("focus_alignment.png", page, ".st-key-tr_align_fig")
+    page.mouse.move(5, 5)
+    page.wait_for_function(f"([want]) => JSON.stringify(({LINES_NOW})().segments) === JSON.stringify(want)",
+                           arg=[everything], polling=100)
+    # a tap on a target word keeps its lines after the pointer leaves; a second tap lets go
+    i = len(pos["tgt"]) - 2                                   # the last word before </s>
+    mine = [sum(1 for is_, _ in trace_links if is_ == i) for _, trace_links in pos["focus"]["bins"]]
+    page.mouse.click(*pos["tgt"][i])
+    page.mouse.move(5, 5)
+    page.wait_for_timeout(300)
+    assert page.evaluate(LINES_NOW)["segments"] == mine
+    page.mouse.click(*pos["tgt"][i])
+    page.mouse.move(5, 5)
+    page.wait_for_function(f"([want]) => JSON.stringify(({LINES_NOW})().segments) === JSON.stringify(want)",
+                           arg=[everything], polling=100)
+    assert not exceptions(page), exceptions(page)

@@ -236,7 +236,8 @@ def test_attention_grid_z_equals_probe_weights_exactly(ckpt, attn):
             assert np.array_equal(figures.grid_panel(fig, layer, head), want)
     # one trace of weights (one shared colour scale), and the browser's empty cover for one token's cells
     assert [t.name for t in fig.data] == [None, "focus"] and len(fig.data[1].z) == 0
-    assert fig.data[1].showscale is False and fig.layout.meta["focus"] == {"kind": "grid", "trace": 1, "dim": 0.85}
+    assert fig.data[1].showscale is False and fig.layout.meta["focus"] == {
+        "kind": "grid", "trace": 1, "dim": 0.75, "groups": [[layer] * H for layer in range(w.shape[0])]}
     assert fig.data[0].zmin == 0 and fig.data[0].zmax == 1
     z = np.array(fig.data[0].z, dtype=float)
     assert np.isnan(z).sum() == z.size - w.size                 # only the gaps between panels are blank

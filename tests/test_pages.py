@@ -492,8 +492,8 @@ def test_decoding_page_what_if_and_sampling(lang):
     assert [bar.name for bar in fig.data] == [s[f"decoding.sample.stage.{n}"] for n in
                                               ("model", "temperature", "top_k", "top_p")]
     for bar, probs in zip(fig.data, want):
-        np.testing.assert_allclose(arr(bar.y), probs[ids].numpy(), atol=1e-6)
-    assert (arr(fig.data[2].y) > 0).sum() == 4 and (arr(fig.data[3].y) > 0).sum() < 4
+        np.testing.assert_allclose(arr(bar.x), probs[ids].numpy(), atol=1e-6)
+    assert (arr(fig.data[2].x) > 0).sum() == 4 and (arr(fig.data[3].x) > 0).sum() < 4
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])

@@ -13,6 +13,7 @@ Conventions
 from __future__ import annotations
 
 import math
+import textwrap
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -129,7 +130,8 @@ def line_figure(series: Sequence[Mapping], *, title: str = "", x_title: str = ""
 def bar_figure(categories: Sequence[str], series: Mapping[str, Sequence[float]], *, title: str = "",
                x_title: str = "", y_title: str = "", height: int = 380, text_fmt: str | None = ".3f",
                y_range: Sequence[float] | None = None, horizontal: bool = False) -> go.Figure:
-    """Grouped bars: one group per category, one bar per series."""
+    """Grouped bars: one group per category, one bar per series; horizontal: the categories top-down, each
+    bar's text on its own row (room for many series)."""
     fig = go.Figure()
     cats = [escape(c) for c in categories]
     for n, (name, values) in enumerate(series.items()):
@@ -141,6 +143,9 @@ def bar_figure(categories: Sequence[str], series: Mapping[str, Sequence[float]],
     fig.update_layout(barmode="group")
     if y_range is not None:
         (fig.update_xaxes if horizontal else fig.update_yaxes)(range=list(y_range))
+    if horizontal:      # text no smaller than 10 px: the caller gives each bar that height
+        fig.update_yaxes(autorange="reversed")
+        fig.update_layout(uniformtext={"minsize": 10, "mode": "show"}, bargap=0.12, bargroupgap=0.0)
     return _layout(fig, title, x_title, y_title, height, legend=len(series) > 1)
 
 
@@ -418,7 +423,8 @@ def attention_grid(weights, q_labels: Sequence[str], k_labels: Sequence[str], *,
                    panel_titles: Sequence[Sequence[str]], x_title: str = "", y_title: str = "",
                    colorbar_title: str = "", selected: tuple[int, int] | None = None,
                    decimals: int | None = 4, title: str = "", tick_limit: int = GRID_TICK_LIMIT,
-                   cell_px: float | None = None, masked=None, masked_name: str = "") -> go.Figure:
+                   cell_px: float | None = None, masked=None, masked_name: str = "",
+                   groups: Sequence[Sequence[int]] | None = None) -> go.Figure:
     """Every layer × head of one attention type in ONE heatmap: weights (L, h, Tq, Tk) laid out as
     rows of layers and columns of heads, a blank row / column between panels, one 0..1 colour scale.
     Panel (l, head) is grid_panel(fig, l, head) = weights[l, head] (rounded to `decimals`).
@@ -428,7 +434,9 @@ def attention_grid(weights, q_labels: Sequence[str], k_labels: Sequence[str], *,
     hovering names query and key.  panel_titles[l][head] labels each panel; `selected` gets a frame.
     cell_px fixes the height of a row (projector mode: room for large tick labels).  masked (Tq, Tk), True
     where a query may not look (the decoder's future): those cells of every panel drawn grey on top, as
-    the Masks page draws them, not as a weight of 0."""
+    the Masks page draws them, not as a weight of 0.  groups[l][head]: which panels are one layer for one
+    token's cells (resting on a cell of query row q keeps row q of every panel of its group; by default a
+    row of panels is a group; a negative group is never kept)."""
     arr = as_array(weights)
     L, H, Tq, Tk = arr.shape
     ticks = max(Tq, Tk) <= tick_limit
@@ -476,10 +484,11 @@ def attention_grid(weights, q_labels: Sequence[str], k_labels: Sequence[str], *,
               "height": int((60 if title else 34) + bottom + len(ys) * row_px),
               "margin": {"l": 10, "r": 10, "t": 60 if title else 34, "b": 10},
               "meta": {"grid": [L, H, Tq, Tk, gr, gc]},
+              # fixed ranges (the cells, top row first): the browser's cover for one token never moves them
               "xaxis": {"type": "category", "showticklabels": ticks, "tickangle": -90, "dtick": 1,
-                        "ticks": "", "showgrid": False, "zeroline": False, "tickfont": {"size": tick_px},
-                        "title": {"text": escape(x_title)}},
-              "yaxis": {"type": "category", "autorange": "reversed", "showticklabels": ticks, "ticks": "", "dtick": 1,
+                        "range": [-0.5, len(xs) - 0.5], "ticks": "", "showgrid": False, "zeroline": False,
+                        "tickfont": {"size": tick_px}, "title": {"text": escape(x_title)}},
+              "yaxis": {"type": "category", "range": [len(ys) - 0.5, -0.5], "showticklabels": ticks, "ticks": "", "dtick": 1,
                         "showgrid": False, "zeroline": False, "tickfont": {"size": 12},
                         "title": {"text": escape(y_title)}}}
     if title:
@@ -492,11 +501,12 @@ def attention_grid(weights, q_labels: Sequence[str], k_labels: Sequence[str], *,
                 r, c = layer * (Tq + gr), head * (Tk + gc)
                 cover[r:r + Tq, c:c + Tk] = np.where(np.asarray(masked, dtype=bool), 1.0, np.nan)
         data.append(mask_trace(cover, xs, ys, masked_name, gap=1 if small else 0))
-    # one token's cells (live_chart): resting on a cell of query row q in layer l covers every cell but
-    # row q of that layer's panels with this trace, filled in by the browser (empty until then)
+    # one token's cells (live_chart): resting on a cell of query row q covers every cell but row q of the
+    # panels of its group with this trace, filled in by the browser (empty until then)
     data.append({"type": "heatmap", "z": [], "x": xs, "y": ys, "showscale": False, "hoverinfo": "skip",
                  "zmin": 0.0, "zmax": 1.0, "xgap": trace["xgap"], "ygap": trace["ygap"], "name": "focus"})
-    layout["meta"]["focus"] = {"kind": "grid", "trace": len(data) - 1, "dim": 1 - FOCUS_DIM}
+    groups = [[layer] * H for layer in range(L)] if groups is None else [[int(g) for g in row] for row in groups]
+    layout["meta"]["focus"] = {"kind": "grid", "trace": len(data) - 1, "dim": 1 - FOCUS_DIM, "groups": groups}
     return go.Figure(data=data, layout=layout, _validate=False)
 
 
@@ -553,7 +563,11 @@ def attention_heatmap(matrix, q_labels: Sequence[str], k_labels: Sequence[str], 
     if square:
         layout["width"] = int(Tk * cell + 170)
     if title:
-        layout["title"] = {"text": escape(title), "font": {"size": FONT_SIZE + 1}}
+        # a square figure is narrow: its title goes onto as many lines as its width needs (~8.5 px a character)
+        lines = textwrap.wrap(title, max(20, int(layout["width"] / 8.5))) if square else [title]
+        layout["title"] = {"text": "<br>".join(escape(line) for line in lines), "font": {"size": FONT_SIZE + 1}}
+        layout["margin"]["t"] = 30 + 20 * len(lines)
+        layout["height"] += 20 * (len(lines) - 1)
     data = [trace]
     if masked is not None:
         cover = np.where(np.asarray(masked, dtype=bool), 1.0, np.nan)

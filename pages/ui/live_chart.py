@@ -85,9 +85,10 @@ function focusKey(focus, pt) {
   if (!pt) return null;
   if (focus.kind === 'grid') {
     if (!Array.isArray(pt.pointNumber) || pt.curveNumber === focus.trace) return null;
-    const [L, H, Tq, Tk, gr] = focus.grid;
-    const row = pt.pointNumber[0], layer = Math.floor(row / (Tq + gr)), q = row - layer * (Tq + gr);
-    return q < Tq ? `grid:${layer}:${q}` : null;
+    const [L, H, Tq, Tk, gr, gc] = focus.grid;
+    const [row, col] = pt.pointNumber, pr = Math.floor(row / (Tq + gr)), q = row - pr * (Tq + gr);
+    const group = (focus.groups[pr] || [])[Math.floor(col / (Tk + gc))];
+    return q < Tq && group >= 0 ? `grid:${group}:${q}` : null;
   }
   if (pt.curveNumber === focus.src) return `src:${pt.pointNumber}`;
   if (pt.curveNumber === focus.tgt) return `tgt:${pt.pointNumber}`;
@@ -99,11 +100,15 @@ function applyFocus(Plotly, gd, key) {
   if (!focus || state.key === key) return;
   state.key = key;
   if (focus.kind === 'grid') {
-    const [L, H, Tq, Tk, gr] = meta.grid, base = gd.data[0].z;
+    const [L, H, Tq, Tk, gr, gc] = meta.grid, base = gd.data[0].z;
     let z = [];
-    if (key) {
-      const [, layer, q] = key.split(':').map(Number), keep = layer * (Tq + gr) + q;
-      z = base.map((row, r) => row.map(v => (v === null || r === keep) ? null : 1));
+    if (key) {               // row q of each panel of the group stays; every other drawn cell is covered
+      const [, group, q] = key.split(':').map(Number);
+      z = base.map((row, r) => row.map((v, c) => {
+        const pr = Math.floor(r / (Tq + gr)), pc = Math.floor(c / (Tk + gc));
+        const kept = r - pr * (Tq + gr) === q && (focus.groups[pr] || [])[pc] === group;
+        return v === null || kept ? null : 1;
+      }));
     }
     const bg = getComputedStyle(document.querySelector('[data-testid="stApp"]') || document.body).backgroundColor;
     const rgb = (bg.match(/\d+(\.\d+)?/g) || [255, 255, 255]).slice(0, 3).join(',');

@@ -15,7 +15,7 @@ SEQUENTIAL = [[0.0, "#f7fbff"], [0.125, "#deebf7"], [0.25, "#c6dbef"], [0.375, "
 DIVERGING = "RdBu_r"        # plotly's RdBu runs red (low) -> blue (high); reversed, red is positive
 MASK_COLORS = ((0.0, "#d1d5db"), (1.0, "#2563eb"))
 # One token's lines (live_chart's focus): what is not that token's is drawn at this opacity.
-FOCUS_DIM = 0.15
+FOCUS_DIM = 0.25
 PALETTE = ("#2563eb", "#dc2626", "#059669", "#d97706", "#7c3aed", "#0891b2", "#db2777", "#4b5563")
 
 SPECIAL_NAMES = {"<bos>": "<s>", "<eos>": "</s>", "<s>": "<s>", "</s>": "</s>", "<pad>": "<pad>", "<unk>": "<unk>"}
