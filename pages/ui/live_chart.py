@@ -111,7 +111,7 @@ function applyFocus(Plotly, gd, key) {
       }));
     }
     const bg = getComputedStyle(document.querySelector('[data-testid="stApp"]') || document.body).backgroundColor;
-    const rgb = (bg.match(/\d+(\.\d+)?/g) || [255, 255, 255]).slice(0, 3).join(',');
+    const rgb = (bg.match(/[0-9.]+/g) || [255, 255, 255]).slice(0, 3).join(',');
     const fill = `rgba(${rgb},${focus.dim})`;
     Plotly.restyle(gd, {z: [z], colorscale: [[[0, fill], [1, fill]]]}, [focus.trace]);
     return;
