@@ -7,7 +7,7 @@ sidebar and kept in the URL.
 Pages live in pages/, shared UI code in pages/ui/, all the math in transformer_core/.
 
 Streamlit runs this file as the module __main__, so a worker process that multiprocessing spawns
-(transformer_core/workpool.py) imports it again, as __mp_main__: there it imports and draws nothing
+(transformer_core/serving/workpool.py) imports it again, as __mp_main__: there it imports and draws nothing
 (main() holds the imports), and the worker stays a model runner without Streamlit in its memory.
 """
 # (file, URL path, i18n key), in menu order.  The first page is the home page.

@@ -130,8 +130,8 @@ def make_sentences(ckpt, n: int, max_out: int) -> tuple[list[str], list[dict], i
 def expected(ckpt, text: str) -> dict:
     """What the page shows for text (greedy), as pages/ui/sentence.py computes it: the translation and
     the pieces on the attention axes, as plain text (no HTML escapes, no zero-width spaces)."""
-    from transformer_core import explain
-    from transformer_core.translate import translate
+    from transformer_core.explainer import explain
+    from transformer_core.explainer.translate import translate
 
     tr = translate(ckpt, text, beam=1)
     tok = ckpt.tokenizer
@@ -355,7 +355,8 @@ def renice(pids: list[int], nice: int) -> None:
 
 def snapshot(checkpoint: Path, folder: Path) -> Path:
     """Copy the checkpoint's files (following links) into folder/<name>; checked by loading it."""
-    from transformer_core.checkpoint import CheckpointError, load_checkpoint
+    from transformer_core.checkpoints.files import CheckpointError
+    from transformer_core.checkpoints.load import load_checkpoint
 
     target = folder / checkpoint.name
     for attempt in range(3):                  # a training run may be rewriting it right now
@@ -380,8 +381,8 @@ def server_breakdown(ckpt, sentences: list[str]) -> dict:
     import torch
 
     from pages.ui import figures
-    from transformer_core import explain
-    from transformer_core.translate import translate
+    from transformer_core.explainer import explain
+    from transformer_core.explainer.translate import translate
 
     torch.set_num_threads(1)
     parts: dict[str, list[float]] = {k: [] for k in ("translate", "trace", "figures", "to_json", "total")}
@@ -444,7 +445,7 @@ def main(argv=None) -> int:
 
     app_dir = Path(args.app_dir).resolve() if args.app_dir else ROOT
     sys.path.insert(0, str(app_dir))              # its pages.ui.figures for the server's share, below
-    from transformer_core.checkpoint import load_checkpoint
+    from transformer_core.checkpoints.load import load_checkpoint
 
     load_start = os.getloadavg()
     tmp = Path(tempfile.mkdtemp(prefix="bench-app-"))

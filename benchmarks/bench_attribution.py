@@ -6,7 +6,7 @@ steps) of a 20-token source sentence and a 20-row translation, on a bundled chec
     python benchmarks/bench_attribution.py --baseline edfa2e7     # before the rows went in chunks
 
 Target: integrated gradients ≤ 1 s (median).  The baseline, timed in the same run and interleaved, is
-transformer_core/attribution.py as of git revision --baseline, on the same model, or without it one
+transformer_core/explainer/attribution.py as of git revision --baseline, on the same model, or without it one
 decoder pass for all target rows (chunk = T); both must give the same scores.  The source is benchmarks/bench_decode.py's
 SENTENCE cut to 18 pieces between BOS and EOS; the translation is the first 19 greedy output tokens
 (repeated if shorter) and </s>.  Writes out/bench/attribution.json.
@@ -22,9 +22,9 @@ from bench_decode import baseline_modules, source_ids
 import numpy as np
 import torch
 
-from transformer_core import attribution
-from transformer_core.checkpoint import load_checkpoint
-from transformer_core.decoding import greedy_decode
+from transformer_core.explainer import attribution
+from transformer_core.checkpoints.load import load_checkpoint
+from transformer_core.model.decoding import greedy_decode
 
 
 def main(argv=None) -> int:
@@ -34,7 +34,7 @@ def main(argv=None) -> int:
     p.add_argument("--rows", type=int, default=20, help="target rows (output tokens and </s>)")
     p.add_argument("--repeats", type=int, default=7)
     p.add_argument("--warmup", type=int, default=1)
-    p.add_argument("--baseline", metavar="REV", help="time transformer_core/attribution.py of this git revision")
+    p.add_argument("--baseline", metavar="REV", help="time transformer_core/explainer/attribution.py of this git revision")
     p.add_argument("--out", help="JSON result (default out/bench/attribution.json)")
     args = p.parse_args(argv)
     torch.set_num_threads(1)
@@ -45,7 +45,7 @@ def main(argv=None) -> int:
     while len(out) < args.rows - 1:
         out += out
     out = out[:args.rows - 1]
-    old = baseline_modules(args.baseline, ("attribution",))[0] if args.baseline else None
+    old = baseline_modules(args.baseline, ("explainer.attribution",))[0] if args.baseline else None
     result = {"model": str(ckpt.path), "baseline": args.baseline or f"chunk {len(out) + 1}", "src_len": len(src), "rows": len(out) + 1, "steps": attribution.STEPS,
               "chunk": attribution.CHUNK, "repeats": args.repeats, "env": environment(), "s": {}}
     for method in attribution.METHODS:

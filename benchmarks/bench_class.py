@@ -88,8 +88,8 @@ from streamlit.proto.WidgetStates_pb2 import WidgetState
 from pages.ui.i18n import LANGS, strings
 from tests.st_protocol import EARLY, TabProtocol, uploader_state
 from tests.streamlit_proc import free_port, healthy, stop
-from transformer_core.explain import ATTENTION_KINDS
-from transformer_core.upload import classify_name
+from transformer_core.explainer.explain import ATTENTION_KINDS
+from transformer_core.checkpoints.upload import classify_name
 
 ACTIONS = ("open", "sentence", "tab", "page", "upload", "load_checkpoint")
 HOME, MODELS = "", "checkpoints"      # url paths in the menu: the default page (app.py's home) has none

@@ -39,11 +39,11 @@ from _common import ROOT, environment, summary, time_interleaved, write_result
 import torch
 import torch.nn.functional as F
 
-from transformer_core.checkpoint import load_checkpoint
-from transformer_core.config import ModelConfig
-from transformer_core import decoding
-from transformer_core.decoding import beam_search, greedy_decode
-from transformer_core.model import Transformer
+from transformer_core.checkpoints.load import load_checkpoint
+from transformer_core.model.config import ModelConfig
+from transformer_core.model import decoding
+from transformer_core.model.decoding import beam_search, greedy_decode
+from transformer_core.model.transformer import Transformer
 
 SENTENCE = "The old man walked slowly to the station because the last train was late again."
 TARGETS_MS = {"greedy": 30.0, "beam4": 120.0, "trace": 15.0}  # medians, wall clock
@@ -90,9 +90,10 @@ def matvec_floor(model: Transformer, steps: int) -> None:
         x @ decoding.embedding_t(model)
 
 
-def baseline_modules(rev: str, names: tuple[str, ...] = ("model", "decoding", "config")):
+def baseline_modules(rev: str, names: tuple[str, ...] = ("model.transformer", "model.decoding", "model.config")):
     """transformer_core as of git revision rev, imported as the package baseline_core from a temporary
-    folder.  -> its modules of those names (by default: model, decoding, config)"""
+    folder.  -> its modules of those names (today's names; a revision from before transformer_core had
+    rooms holds them flat: model.transformer was model.py, explainer.attribution attribution.py)"""
     archive = subprocess.run(["git", "archive", rev, "transformer_core"], cwd=ROOT, capture_output=True,
                              check=True).stdout
     folder = Path(tempfile.mkdtemp(prefix="bench-baseline-"))
@@ -100,7 +101,9 @@ def baseline_modules(rev: str, names: tuple[str, ...] = ("model", "decoding", "c
         tar.extractall(folder, filter="data")
     (folder / "transformer_core").rename(folder / "baseline_core")
     sys.path.insert(0, str(folder))
-    return tuple(importlib.import_module(f"baseline_core.{m}") for m in names)
+    flat = (folder / "baseline_core" / "model.py").is_file()
+    return tuple(importlib.import_module("baseline_core." + ({"model.transformer": "model"}.get(m, m.rpartition(".")[2])
+                                                             if flat else m)) for m in names)
 
 
 def decode_cases(model, decoding, src: list[int], out_len: int, beam: int, tgt_in: torch.Tensor) -> dict:

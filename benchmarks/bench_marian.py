@@ -36,7 +36,7 @@ LOAD_SNIPPET = """
 import json, resource, sys, time
 import torch
 torch.set_num_threads(1)
-from transformer_core.checkpoint import load_checkpoint
+from transformer_core.checkpoints import load_checkpoint
 def rss():
     for line in open('/proc/self/status'):
         if line.startswith('VmRSS:'):
@@ -87,9 +87,9 @@ def main(argv=None) -> int:
 
     import torch
 
-    from transformer_core.checkpoint import load_checkpoint
-    from transformer_core.decoding import greedy_decode
-    from transformer_core.translate import source_ids
+    from transformer_core.checkpoints.load import load_checkpoint
+    from transformer_core.model.decoding import greedy_decode
+    from transformer_core.explainer.translate import source_ids
 
     torch.set_num_threads(1)
     folder = Path(args.folder)

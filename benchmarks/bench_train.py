@@ -4,7 +4,7 @@
     python benchmarks/bench_train.py --profile        # also: where each model spends its time
 
 Both models get the same batches, the same loss (label-smoothed cross-entropy, PAD ignored, through
-transformer_core.train.batch_loss) and the same optimizer (Adam 0.9/0.98/1e-9), in train mode with
+transformer_core.training.train.batch_loss) and the same optimizer (Adam 0.9/0.98/1e-9), in train mode with
 residual and embedding dropout (0.1).  The baseline wraps nn.Transformer (post-norm, ReLU,
 batch_first, its extra final LayerNorms removed to match the paper's layers, attention-weight and
 FFN-hidden dropout off as in ours) with the same shared embedding ×√d_model + sinusoidal PE in front
@@ -29,10 +29,10 @@ from _common import environment, write_result
 import torch
 from torch import nn
 
-from transformer_core.config import ModelConfig
-from transformer_core.model import Transformer
-from transformer_core.positional import sinusoidal_encoding
-from transformer_core.train import batch_loss
+from transformer_core.model.config import ModelConfig
+from transformer_core.model.transformer import Transformer
+from transformer_core.model.positional import sinusoidal_encoding
+from transformer_core.training.train import batch_loss
 
 
 class Baseline(nn.Module):

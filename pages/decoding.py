@@ -14,7 +14,7 @@ from pages.ui.export import matrix_frame
 from pages.ui.i18n import t
 from pages.ui.sentence import layer_head_label, search_note, sentence_run, session_run, start_label
 from pages.ui.widgets import escape_md, latex, page_header, presenting, show_figure
-from transformer_core import runs
+from transformer_core.serving import runs
 
 STACK_OVER = 6        # source tokens beyond which the top-k and attention charts stack, each at full width
 LENGTH_PENALTY = {"gnmt": r"lp(Y) = \left(\frac{5 + |Y|}{6}\right)^{\alpha}",   # decoding.length_penalty's kinds
@@ -147,12 +147,13 @@ def whatif_view(ckpt, text: str) -> None:
     base = session_run(runs.greedy_steps, key, ckpt, text, ())
     if not base["steps"]:
         return
-    c1, c2 = st.columns(2)
     steps = base["steps"]
-    step = c1.selectbox(t("decoding.whatif.step"), range(len(steps)), key="dec_whatif_step",
-                        format_func=lambda i: f"{i + 1}: {theme.token_label(tok.id_to_piece(steps[i]['token']))}")
+    # the translation's tokens, each a button: click one to change the translation from there
+    step = st.pills(t("decoding.whatif.step"), range(len(steps)), key="dec_whatif_step", default=0,
+                    format_func=lambda i: theme.token_label(tok.id_to_piece(steps[i]["token"])))
+    step = 0 if step is None else step
     options = steps[step]["topk_ids"]
-    alternative = c2.selectbox(t("decoding.whatif.alternative"), options, index=min(1, len(options) - 1),
+    alternative = st.selectbox(t("decoding.whatif.alternative", t=step + 1), options, index=min(1, len(options) - 1),
                                key=f"dec_whatif_alt_{step}", format_func=lambda i: theme.token_label(tok.id_to_piece(i)))
     typed = st.text_input(t("decoding.whatif.typed"), key="dec_whatif_text", max_chars=200,
                           placeholder=t("decoding.whatif.typed_placeholder"))

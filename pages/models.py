@@ -5,7 +5,7 @@ Bundled checkpoints (checkpoints/) are shared by the whole server; uploaded and 
 to this session, held in the server's bounded registry (pages/ui/model_state.py: ATLAS_MODELS_PER_SESSION,
 ATLAS_MODELS_MAX, ATLAS_MODELS_MAX_MB); its uploaded files go with the model.  Uploads are untrusted:
 every check (no pickles, size caps, zip bombs, paths from archives, model size, a full disk) is in
-transformer_core/upload.py; this page only hands it the files, a per-session temp dir and the limits,
+transformer_core/checkpoints/upload.py; this page only hands it the files, a per-session temp dir and the limits,
 and turns its errors into messages.
 A failed load changes nothing: the active model stays active.
 
@@ -28,12 +28,12 @@ from streamlit.runtime import Runtime
 from pages.ui import model_state
 from pages.ui.i18n import t
 from pages.ui.widgets import escape_md, page_header
-from transformer_core.checkpoint import Checkpoint, CheckpointError
-from transformer_core.hub import cache_dir_env, from_pretrained, offline_env
-from transformer_core.marian import UnsupportedModel
-from transformer_core.registry import TooLarge
-from transformer_core.upload import (MB, UploadError, UploadLimits, checkpoint_error_kind, load_upload, mb,
-                                     sweep_stale)
+from transformer_core.checkpoints.files import Checkpoint, CheckpointError
+from transformer_core.checkpoints.hub import cache_dir_env, from_pretrained, offline_env
+from transformer_core.checkpoints.marian import UnsupportedModel
+from transformer_core.serving.registry import TooLarge
+from transformer_core.checkpoints.upload import (MB, UploadError, UploadLimits, checkpoint_error_kind, load_upload, mb,
+                                                 sweep_stale)
 
 # language-free option labels (the value survives a language switch), in characters Debian's Chromium draws with
 # the CJK fonts of the image (emoji such as 📦 came out as empty boxes)

@@ -13,7 +13,7 @@ from pages.ui.export import matrix_frame
 from pages.ui.i18n import t
 from pages.ui.sentence import full_trace, kind_label, sentence_run
 from pages.ui.widgets import latex, page_header, show_figure
-from transformer_core import explain
+from transformer_core.explainer import explain
 
 TRACE_KEY, TRACE_CACHE_SIZE = "atlas_full_traces", 1   # ~3 MB each, per session: the current sentence
 ACTIVATION = {"relu": ("ReLU", r"\max(0,\ xW_1 + b_1)"), "gelu": ("GELU", r"\mathrm{GELU}(xW_1 + b_1)"),

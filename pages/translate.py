@@ -16,7 +16,9 @@ from pages.ui.export import matrix_frame
 from pages.ui.i18n import current_lang, strings, t
 from pages.ui.sentence import kind_label, layer_head_label, run_cached, sentence_run, session_run
 from pages.ui.widgets import busy_notice, download_buttons, escape_md, latex, page_header, presenting, show_figure
-from transformer_core import alignment, attribution, explain, input_check, runs, seen
+from transformer_core.explainer import alignment, attribution, explain, input_check
+from transformer_core.serving import runs
+from transformer_core.checkpoints import seen
 
 KINDS = explain.ATTENTION_KINDS
 UNK = "<unk>"                          # theme.SPECIAL_NAMES' name of SentencePiece's unknown piece (decoded as ⁇)

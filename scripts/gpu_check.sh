@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Does training run on this GPU, and how fast?  One script, at most 5 minutes on one GPU:
-#   bash scripts/gpu_check.sh DATA [RUN_FOLDER]        # DATA: a folder from python -m transformer_core.data
+#   bash scripts/gpu_check.sh DATA [RUN_FOLDER]        # DATA: a folder from python -m transformer_core data
 #   1. 2 minutes of training with --compile (dynamic shapes: every batch shape shares one graph) and bf16
 #      autocast, then the export: the test split scored on the GPU with batched beam 4;
 #   2. torchrun with one process (DDP over NCCL): 50 steps, validation and the export.
@@ -13,10 +13,10 @@ PY=${PYTHON:-python3}
 rm -rf "$RUN"
 common=(--data "$DATA" --device cuda --max-tokens 8192 --warmup 2000 --bleu-sentences 300)
 t0=$(date +%s)
-$PY -m transformer_core.train "${common[@]}" --out "$RUN/compile" --minutes 2 --compile \
+$PY -m transformer_core train "${common[@]}" --out "$RUN/compile" --minutes 2 --compile \
   --log-every 100 --valid-every 100000 --save-every 100000
 t1=$(date +%s)
-$PY -m torch.distributed.run --standalone --nproc_per_node=1 -m transformer_core.train "${common[@]}" \
+$PY -m torch.distributed.run --standalone --nproc_per_node=1 -m transformer_core train "${common[@]}" \
   --out "$RUN/ddp" --steps 50 --log-every 10 --valid-every 50 --save-every 50
 t2=$(date +%s)
 $PY - "$RUN" "$((t1 - t0))" "$((t2 - t1))" <<'PY'

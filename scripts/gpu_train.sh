@@ -12,14 +12,14 @@ RUN=${2:?usage: gpu_train.sh MINUTES RUN_FOLDER}
 PY=${PYTHON:-python3}
 mkdir -p "$RUN"
 for mix in mixA-enko mixB-enko mixA-ende mixB-ende; do
-  $PY -m transformer_core.train --data "data/$mix" --out "$RUN/$mix" --export "$RUN/$mix/export" \
+  $PY -m transformer_core train --data "data/$mix" --out "$RUN/$mix" --export "$RUN/$mix/export" \
     --device cuda --minutes "$MINUTES" --max-tokens 8192 --warmup 2000 \
     --valid-every 300 --save-every 300 --average 5 --bleu-sentences 500 --log-every 50 \
     > "$RUN/$mix.log" 2>&1 &
 done
 wait
 compare() {  # PAIR HUMAN_NAME OTHER_NAME OTHER_DATA
-  $PY -m transformer_core.mixes --device cuda --record "$RUN/mixA-$1/export" \
+  $PY -m transformer_core mixes --device cuda --record "$RUN/mixA-$1/export" \
     --run "A: 70,000 generated + Tatoeba + $3=$RUN/mixA-$1/export" \
     --run "B: 20,000 generated + Tatoeba + $3=$RUN/mixB-$1/export" \
     --set "Tatoeba=data/tatoeba-$1" --set "$3=$4" --set "A's mix (generated + Tatoeba + $3)=data/mixA-$1" \
@@ -31,7 +31,7 @@ wait
 $PY - "$RUN" <<'PY'
 import json, sys
 from pathlib import Path
-from transformer_core.model_card import record
+from transformer_core.checkpoints.model_card import record
 run = Path(sys.argv[1])
 chosen = {}
 for pair in ("enko", "ende"):

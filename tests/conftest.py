@@ -30,7 +30,7 @@ def toy_pairs() -> list[tuple[str, str]]:
 @pytest.fixture(scope="session")
 def toy_spm(tmp_path_factory, toy_pairs) -> Path:
     """A tiny joint SentencePiece model (about 50 pieces) trained on toy_pairs; returns spm.model's path."""
-    from transformer_core.tokenizer import train_tokenizer
+    from transformer_core.model.tokenizer import train_tokenizer
 
     path = tmp_path_factory.mktemp("toy_spm") / "spm.model"
     train_tokenizer([text for pair in toy_pairs for text in pair], path, vocab_size=64)
@@ -57,10 +57,10 @@ def toy_checkpoints(tmp_path_factory, toy_pairs, toy_spm) -> Path:
     get truncated.  Point pages.ui.model_state.CHECKPOINTS_DIR at it (see app_checkpoints)."""
     import torch
 
-    from transformer_core.checkpoint import save_checkpoint
-    from transformer_core.config import ModelConfig
-    from transformer_core.model import Transformer
-    from transformer_core.tokenizer import Tokenizer
+    from transformer_core.checkpoints.folder import save_checkpoint
+    from transformer_core.model.config import ModelConfig
+    from transformer_core.model.transformer import Transformer
+    from transformer_core.model.tokenizer import Tokenizer
 
     vocab = Tokenizer.load(toy_spm).vocab_size
     root = tmp_path_factory.mktemp("checkpoints")

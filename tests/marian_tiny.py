@@ -9,7 +9,7 @@ from pathlib import Path
 import sentencepiece as spm
 import torch
 
-from transformer_core.marian import SOURCE_SPM, TARGET_SPM, VOCAB
+from transformer_core.checkpoints.marian import SOURCE_SPM, TARGET_SPM, VOCAB
 
 VOCAB_FILES = (SOURCE_SPM, TARGET_SPM, VOCAB)
 

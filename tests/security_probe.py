@@ -20,7 +20,8 @@ import resource, json, sys
 resource.setrlimit(resource.RLIMIT_AS, ({limit}, {limit}))
 import torch
 torch.set_num_threads(1)
-from transformer_core import hub, upload, checkpoint, marian
+from transformer_core.checkpoints import hub, upload, marian
+from transformer_core.checkpoints.load import load_checkpoint
 result = {{}}
 try:
 {body}

@@ -2,8 +2,8 @@
 import numpy as np
 import pytest
 
-from transformer_core.alignment import Counts, fmt, links_of, parse, score_heads, word_cross_attention
-from transformer_core.checkpoint import load_checkpoint
+from transformer_core.explainer.alignment import Counts, fmt, links_of, parse, score_heads, word_cross_attention
+from transformer_core.checkpoints.load import load_checkpoint
 
 
 def test_aer_by_hand():
@@ -46,7 +46,8 @@ def test_scores_are_recorded_in_training_json_and_the_card(tmp_path, toy_pairs, 
     import json
     import shutil
 
-    from transformer_core import alignment, evaluate, train
+    from transformer_core.explainer import alignment
+    from transformer_core.training import evaluate, train
 
     data = tmp_path / "data"
     data.mkdir()
@@ -67,7 +68,7 @@ def test_scores_are_recorded_in_training_json_and_the_card(tmp_path, toy_pairs, 
     tsv.write_text("en\tko\tde\n" + "".join(f"{s}\t-\t{t}\n" for s, t in toy_pairs[:5]), encoding="utf-8")
     assert evaluate.main(["--checkpoint", str(ckpt), "--tsv", str(tsv), "--beam", "1", "--record", "classroom"]) == 0
     assert alignment.main(["--checkpoint", str(ckpt), "--data", str(data), "--limit", "5", "--record", "--gold", "3"]) == 0
-    from transformer_core.checkpoint import load_checkpoint
+    from transformer_core.checkpoints.load import load_checkpoint
     gold = load_checkpoint(ckpt).gold
     assert len(gold) == 3 and all(links == " ".join(f"{i}-{i}" for i in range(len(src.split())))
                                   for src, (_, links) in gold.items())
@@ -82,7 +83,7 @@ def test_scores_are_recorded_in_training_json_and_the_card(tmp_path, toy_pairs, 
     lines = [s for s, _ in toy_pairs[:7]]
     one = load_checkpoint(ckpt)
     assert evaluate.translate_all(one, lines, beam=2, workers=3) == evaluate.translate_all(one, lines, beam=2)
-    from transformer_core import mixes
+    from transformer_core.training import mixes
     assert mixes.main(["--run", f"toy=={ckpt}", "--run", f"toy again={ckpt}", "--set", f"toy={data}",
                        "--tsv", f"classroom={tsv}", "--beam", "1", "--record", str(ckpt)]) == 0
     m = json.loads((ckpt / "training.json").read_text(encoding="utf-8"))["mixes"]

@@ -5,9 +5,9 @@ import pytest
 import torch
 from torch import nn
 
-from transformer_core.attention import MultiHeadAttention, attention_steps
-from transformer_core.masks import make_src_mask, make_trg_mask
-from transformer_core.probe import Probe
+from transformer_core.model.attention import MultiHeadAttention, attention_steps
+from transformer_core.model.masks import make_src_mask, make_trg_mask
+from transformer_core.model.probe import Probe
 
 pytestmark = pytest.mark.usefixtures("one_thread")
 

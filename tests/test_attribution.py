@@ -1,4 +1,4 @@
-"""Gradient attribution (transformer_core/attribution.py) against its definitions."""
+"""Gradient attribution (transformer_core/explainer/attribution.py) against its definitions."""
 import json
 import subprocess
 import sys
@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 import torch
 
-from transformer_core import attribution
-from transformer_core.config import ModelConfig
-from transformer_core.model import Transformer
+from transformer_core.explainer import attribution
+from transformer_core.model.config import ModelConfig
+from transformer_core.model.transformer import Transformer
 
 pytestmark = pytest.mark.usefixtures("one_thread")
 ROOT = Path(__file__).resolve().parents[1]
@@ -65,7 +65,7 @@ def test_agreement_is_a_rank_correlation_per_row():
 
 
 def test_the_command_line_prints_pieces_and_one_row_per_target_piece():
-    done = subprocess.run([sys.executable, "-m", "transformer_core.attribution", "--checkpoint",
+    done = subprocess.run([sys.executable, "-m", "transformer_core", "attribution", "--checkpoint",
                            str(ROOT / "checkpoints" / "enko"), "--method", "saliency", "--json", "I like apples."],
                           capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert done.returncode == 0, done.stderr
@@ -86,8 +86,8 @@ def test_rows_in_chunks_give_the_scores_of_one_pass(method):
 
 def test_gold_aer_links_each_target_word_to_its_largest_share(capsys):
     """--gold: the attribution's AER over the checkpoint's gold alignments, counted link by link here."""
-    from transformer_core import alignment
-    from transformer_core.checkpoint import load_checkpoint
+    from transformer_core.explainer import alignment
+    from transformer_core.checkpoints.load import load_checkpoint
 
     assert attribution.main(["--checkpoint", str(ROOT / "checkpoints" / "enko"), "--method", "saliency",
                              "--gold", "--limit", "4"]) == 0

@@ -1,14 +1,16 @@
-"""python -m transformer_core.average: the mean of checkpoints' weights, a card naming them, clear refusals."""
+"""python -m transformer_core average: the mean of checkpoints' weights, a card naming them, clear refusals."""
 import pytest
 import torch
 from safetensors.torch import load_file
 
 from test_train import _corpus
-from transformer_core.average import main
-from transformer_core.checkpoint import CARD, load_checkpoint, save_checkpoint
-from transformer_core.config import ModelConfig
-from transformer_core.model import Transformer
-from transformer_core.tokenizer import train_tokenizer
+from transformer_core.training.average import main
+from transformer_core.checkpoints.files import CARD
+from transformer_core.checkpoints.load import load_checkpoint
+from transformer_core.checkpoints.folder import save_checkpoint
+from transformer_core.model.config import ModelConfig
+from transformer_core.model.transformer import Transformer
+from transformer_core.model.tokenizer import train_tokenizer
 
 pytestmark = pytest.mark.usefixtures("one_thread")
 VOCAB = 40

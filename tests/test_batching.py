@@ -3,7 +3,7 @@ import random
 
 import torch
 
-from transformer_core.batching import collate, make_batches
+from transformer_core.data.batching import collate, make_batches
 
 PAD = 0
 

@@ -3,7 +3,7 @@ from pathlib import Path
 import pytest
 import sacrebleu
 
-from transformer_core.bleu import SMOOTH_METHODS, corpus_breakdown, lecture_score, metric, sentence_breakdown
+from transformer_core.training.bleu import SMOOTH_METHODS, corpus_breakdown, lecture_score, metric, sentence_breakdown
 
 PAIRS = [
     ("the cat sat on the mat", ["the cat is on the mat"]),

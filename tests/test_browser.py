@@ -94,10 +94,10 @@ def build_tiny_checkpoints(root: Path, toy_pairs) -> Path:
     with a tokenizer that also knows the characters of HTML, examples and a model card with markup."""
     import torch
 
-    from transformer_core.checkpoint import save_checkpoint
-    from transformer_core.config import ModelConfig
-    from transformer_core.model import Transformer
-    from transformer_core.tokenizer import train_tokenizer
+    from transformer_core.checkpoints.folder import save_checkpoint
+    from transformer_core.model.config import ModelConfig
+    from transformer_core.model.transformer import Transformer
+    from transformer_core.model.tokenizer import train_tokenizer
 
     spm_path = root / "spm.model"
     tok = train_tokenizer([text for pair in toy_pairs for text in pair] + [f"the cat sees {MARKUP}."],
@@ -284,9 +284,9 @@ def unlabel(text: str) -> str:
 
 def source_pieces(served: Path, model: str, text: str) -> list[str]:
     """The encoder's pieces for text, from the tokenizer of the checkpoint the server uses."""
-    from transformer_core.config import ModelConfig
-    from transformer_core.tokenizer import Tokenizer
-    from transformer_core.translate import source_ids
+    from transformer_core.model.config import ModelConfig
+    from transformer_core.model.tokenizer import Tokenizer
+    from transformer_core.explainer.translate import source_ids
 
     tok = Tokenizer.load(served / model / "spm.model")
     max_len = ModelConfig.load(served / model / "config.json").max_len
@@ -484,7 +484,7 @@ def test_english_ui_with_lang_en(sessions, served):
 
 def test_every_page_opens_without_an_exception_in_both_languages(sessions, served):
     """One pass through the navigation in two tabs at once (ko, en): click both, then wait for both."""
-    from transformer_core.checkpoint import CARD
+    from transformer_core.checkpoints.files import CARD
 
     tabs = [sessions("ko"), sessions("en")]
     for url_path, key in PAGES[1:]:
@@ -542,7 +542,7 @@ def test_markup_in_tokens_is_shown_as_text(sessions, served):
 def test_a_gold_sentence_button_loads_that_sentence_and_its_alignment(sessions, served):
     """The alignment tab offers sentences with a gold alignment, the lecture's first; its button sits in a
     fragment, yet it must load the sentence into the box, translate it and show the gold overlay."""
-    from transformer_core.checkpoint import load_checkpoint
+    from transformer_core.checkpoints.load import load_checkpoint
 
     en = sessions("en")
     page = en.page
@@ -574,7 +574,7 @@ def test_the_training_replay_plays_in_the_browser(sessions, served):
     """The Training page's "attention being learned": ▶ moves the heatmap and the loss marker step by step,
     in a real browser, to the last record (the exported weights), where it stops.  With
     ATLAS_SCREENSHOTS=docs it also refreshes docs/replay_first.png and docs/replay_last.png."""
-    from transformer_core import history
+    from transformer_core.explainer import history
 
     en = sessions("en")
     page = en.page
@@ -637,14 +637,21 @@ def test_the_decoders_future_is_drawn_masked_and_small_probabilities_keep_their_
 def test_what_if_decoding_and_sampling_in_the_browser(sessions, served):
     """On the decoding page: typing a forced beginning shows the model's continuation from it (the
     sampling controls are checked with AppTest, tests/test_pages.py)."""
-    from transformer_core.checkpoint import load_checkpoint
-    from transformer_core.translate import continue_from, translate as model_translate
+    from transformer_core.checkpoints.load import load_checkpoint
+    from transformer_core.explainer.translate import continue_from, translate as model_translate
 
     en = sessions("en")
     page = en.page
     en.go("decode", "decoding")
     ckpt = load_checkpoint(served / en.model)
     sentence = page.get_by_test_id("stTextInputField").first.input_value()
+    # a click on the translation's second token: its first token stays, the second is step 2's second choice
+    from transformer_core.serving import runs
+    base = runs.greedy_steps(ckpt, sentence)
+    if len(base["steps"]) > 1:
+        forced = runs.greedy_steps(ckpt, sentence, (base["ids"][0], base["steps"][1]["topk_ids"][1]))
+        page.locator(".st-key-dec_whatif_step button").nth(1).click()
+        page.get_by_text(" ".join(forced["text"].split()), exact=True).first.wait_for()
     beginning = model_translate(ckpt, sentence, beam=1).text.split()[0] + " "
     box = page.locator(".st-key-dec_whatif_text input")
     box.fill(beginning + "x")

@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from transformer_core.checkpoint import load_checkpoint
-from transformer_core.translate import translate
+from transformer_core.checkpoints.load import load_checkpoint
+from transformer_core.explainer.translate import translate
 
 pytestmark = pytest.mark.usefixtures("one_thread")
 CHECKPOINTS = Path(__file__).resolve().parents[1] / "checkpoints"

@@ -10,13 +10,15 @@ import pytest
 import torch
 from safetensors.torch import load_file, save_file
 
-from transformer_core.checkpoint import (CARD, CONFIG, EXAMPLES, LOG, TOKENIZER, TRAINING, WEIGHTS, CheckpointError,
-                                         load_checkpoint, save_checkpoint)
-from transformer_core.hub import from_pretrained, push_to_hub, save_pretrained
-from transformer_core.upload import UploadError
-from transformer_core.config import ModelConfig
-from transformer_core.model import Transformer
-from transformer_core.tokenizer import Tokenizer
+from transformer_core.checkpoints.files import (CARD, CONFIG, EXAMPLES, LOG, TOKENIZER, TRAINING, WEIGHTS,
+                                                CheckpointError)
+from transformer_core.checkpoints.load import load_checkpoint
+from transformer_core.checkpoints.folder import save_checkpoint
+from transformer_core.checkpoints.hub import from_pretrained, push_to_hub, save_pretrained
+from transformer_core.checkpoints.upload import UploadError
+from transformer_core.model.config import ModelConfig
+from transformer_core.model.transformer import Transformer
+from transformer_core.model.tokenizer import Tokenizer
 
 pytestmark = pytest.mark.usefixtures("one_thread")
 

@@ -4,11 +4,13 @@ import random
 
 import pytest
 
-from transformer_core import data
-from transformer_core.classroom import corpus, grammar, lexicon
-from transformer_core.classroom.grammar import Clause, Gen, de_main, en_clause, ko_clause
-from transformer_core.classroom.phrases import PRONOUNS, NounPhrase, Subject
-from transformer_core.classroom.sentence import Example
+from transformer_core.data import build as data
+from transformer_core.data.classroom import corpus, grammar, lexicon
+from transformer_core.data.classroom.grammar.clause import Clause, de_main, en_clause, ko_clause
+from transformer_core.data.classroom.grammar.gen import Gen
+from transformer_core.data.classroom.grammar.questions import where_is
+from transformer_core.data.classroom.phrases import PRONOUNS, NounPhrase, Subject
+from transformer_core.data.classroom.sentence import Example
 
 
 def lemma(items, en):
@@ -33,7 +35,7 @@ def test_where_is_the_train_station():
     station = lemma(lex.places, "train station")
     for seed in range(200):     # where_is picks a place half of the time
         g = Gen(random.Random(seed), lex.without({p.id for p in lex.places if p is not station}))
-        ex = grammar.where_is(g)
+        ex = where_is(g)
         if "station" in ex.text("en"):
             break
     assert ex.text("en") == "Where is the train station?"

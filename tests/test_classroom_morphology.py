@@ -1,7 +1,7 @@
 """The classroom generator's morphology against hand-made tables (at least 30 forms per language)."""
 import pytest
 
-from transformer_core.classroom import english, german, korean
+from transformer_core.data.classroom import english, german, korean
 
 ST, Q = korean.STATEMENT, korean.QUESTION
 

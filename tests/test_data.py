@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from transformer_core import data
-from transformer_core.sources import DataError, Pair, ding, files
-from transformer_core.tokenizer import Tokenizer
+from transformer_core.data import build as data
+from transformer_core.data.sources import DataError, Pair, ding, files
+from transformer_core.model.tokenizer import Tokenizer
 
 ANIMALS = [("Hund", "dog"), ("Katze", "cat"), ("Maus", "mouse"), ("Kuh", "cow"), ("Ziege", "goat"),
            ("Ente", "duck"), ("Gans", "goose"), ("Eule", "owl"), ("Biene", "bee"), ("Fliege", "fly")]
@@ -157,7 +157,7 @@ def test_ding_build_end_to_end(ding_file, tmp_path):
     assert build(["ding", "--dict", str(ding_file), "--out", str(out), "--test-size", "4", "--valid-size", "3"]) == 0
     m = read_manifest(out)
     assert (m["src_lang"], m["tgt_lang"], m["source"]["licence"]) == ("en", "de", "GPL-2+")
-    assert m["command"].startswith("python -m transformer_core.data ding --dict")
+    assert m["command"].startswith("python -m transformer_core data ding --dict")
     assert m["splits"]["test"] == 4 and m["splits"]["valid"] == 3 and m["splits"]["train_phrases"] == 0
     split_pairs = {s: files.read_split(out, s, "en", "de") for s in ("train", "valid", "test")}
     assert {s: len(p) for s, p in split_pairs.items()} == {s: m["splits"][s] for s in split_pairs}
@@ -302,7 +302,7 @@ def test_auf_deutsch_source_reads_packs_and_keeps_dialogues_for_testing(tmp_path
     dialogue lines only test; a test sentence that also appears in a pack is taken out of training."""
     import zipfile
 
-    from transformer_core import data
+    from transformer_core.data import build as data
 
     wheel = tmp_path / "auf_deutsch-0.1.1-py3-none-any.whl"
     pack = {"phrases": [{"en": "good morning", "de": "guten Morgen", "variations": [{"en": "good evening", "de": "guten Abend"}],
@@ -354,8 +354,8 @@ def test_the_everyday_set_is_in_no_training_source():
     """tests/data/everyday.tsv: 150+ sentences a class would type, with Korean and German, none of whose
     English is in a corpus this project trains on from its own files (Tatoeba, the classroom set, the
     app's examples); the corpus builder drops them from the registry sources (held_out_english)."""
-    from transformer_core.evaluate import read_tsv_pairs
-    from transformer_core.sources import tatoeba
+    from transformer_core.training.evaluate import read_tsv_pairs
+    from transformer_core.data.sources import tatoeba
 
     path = Path(__file__).parent / "data" / "everyday.tsv"
     rows = [line.split("\t") for line in path.read_text(encoding="utf-8").splitlines()]

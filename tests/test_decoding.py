@@ -5,10 +5,11 @@ import math
 import pytest
 import torch
 
-from transformer_core.config import ModelConfig
-from transformer_core.decoding import (beam_search, beam_search_batch, default_max_len, filtered_distribution, sample_decode, embedding_t, greedy_decode, greedy_decode_batch,
-                                      length_penalty)
-from transformer_core.model import Transformer
+from transformer_core.model.config import ModelConfig
+from transformer_core.model.decoding import (beam_search, beam_search_batch, default_max_len, filtered_distribution,
+                                             sample_decode, embedding_t, greedy_decode, greedy_decode_batch,
+                                             length_penalty)
+from transformer_core.model.transformer import Transformer
 
 pytestmark = pytest.mark.usefixtures("one_thread")
 

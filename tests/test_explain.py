@@ -1,13 +1,13 @@
-"""transformer_core.explain: teacher-forced attention, word merging, shapes of a full trace,
+"""transformer_core.explainer.explain: teacher-forced attention, word merging, shapes of a full trace,
 Add & Norm statistics, FFN and loss, Table 1 cost formulas."""
 import numpy as np
 import pytest
 import torch
 
-from transformer_core import explain
-from transformer_core.config import ModelConfig
-from transformer_core.decoding import greedy_decode
-from transformer_core.model import Transformer
+from transformer_core.explainer import explain
+from transformer_core.model.config import ModelConfig
+from transformer_core.model.decoding import greedy_decode
+from transformer_core.model.transformer import Transformer
 
 pytestmark = pytest.mark.usefixtures("one_thread")
 

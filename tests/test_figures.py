@@ -8,11 +8,11 @@ import torch
 
 from pages.ui import figures
 from pages.ui.export import matrix_frame, safe_filename, to_csv, to_json, unique_labels
-from transformer_core.attention import attention_steps
-from transformer_core.masks import make_trg_mask
-from transformer_core.positional import sinusoidal_encoding
-from transformer_core.schedule import lrate_curve
-from transformer_core.toy import batch_qkv, whitespace_batch
+from transformer_core.model.attention import attention_steps
+from transformer_core.model.masks import make_trg_mask
+from transformer_core.model.positional import sinusoidal_encoding
+from transformer_core.training.schedule import lrate_curve
+from transformer_core.explainer.toy import batch_qkv, whitespace_batch
 
 
 def z_of(fig) -> np.ndarray:
@@ -80,7 +80,7 @@ def test_export_roundtrip_with_minus_inf():
 def test_pe_waves_are_continuous_curves_through_the_integer_positions():
     import torch
 
-    from transformer_core.positional import sinusoids
+    from transformer_core.model.positional import sinusoids
 
     pe = sinusoidal_encoding(12, 8).numpy()
     xs = np.linspace(0, 11, 16 * 11 + 1)

@@ -140,9 +140,12 @@ def test_no_hard_coded_ui_strings(path):
 
 
 def test_figure_builders_take_their_labels():
-    """figures.py gets every title and name from its caller: no prose literal in title=/name=/text=."""
-    tree = ast.parse((ROOT / "pages" / "ui" / "figures.py").read_text(encoding="utf-8"))
+    """The figure builders (pages/ui/figures/) get every title and name from their caller: no prose literal in
+    title=/name=/text=."""
     label_kwargs = {"title", "title_text", "name", "x_title", "y_title", "annotation_text", "colorbar_title"}
-    bad = [f"line {node.lineno}: {k.arg}" for node in ast.walk(tree) if isinstance(node, ast.Call)
+    files = sorted((ROOT / "pages" / "ui" / "figures").glob("*.py"))
+    assert len(files) >= 6
+    bad = [f"{path.name} line {node.lineno}: {k.arg}" for path in files
+           for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))) if isinstance(node, ast.Call)
            for k in node.keywords if k.arg in label_kwargs and _literal_text(k.value) is not None]
     assert not bad, bad

@@ -1,8 +1,8 @@
 """Input the model cannot read: the wrong script, or too many unknown pieces."""
 from pathlib import Path
 
-from transformer_core.input_check import check, script
-from transformer_core.tokenizer import Tokenizer
+from transformer_core.explainer.input_check import check, script
+from transformer_core.model.tokenizer import Tokenizer
 
 ENDE = Tokenizer.load(Path(__file__).resolve().parents[1] / "checkpoints" / "ende" / "spm.model")
 

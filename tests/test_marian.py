@@ -13,12 +13,13 @@ import huggingface_hub
 import pytest
 import torch
 
-from transformer_core.checkpoint import CONFIG, WEIGHTS, CheckpointError, load_checkpoint
-from transformer_core.decoding import beam_search, default_max_len, greedy_decode
-from transformer_core.marian import GENERATION_CONFIG, SOURCE_SPM, TARGET_SPM, TORCH_WEIGHTS, VOCAB
-from transformer_core.masks import make_src_mask
-from transformer_core.positional import sinusoidal_encoding
-from transformer_core.translate import source_ids, translate, translate_lines
+from transformer_core.checkpoints.files import CONFIG, WEIGHTS, CheckpointError
+from transformer_core.checkpoints.load import load_checkpoint
+from transformer_core.model.decoding import beam_search, default_max_len, greedy_decode
+from transformer_core.checkpoints.marian import GENERATION_CONFIG, SOURCE_SPM, TARGET_SPM, TORCH_WEIGHTS, VOCAB
+from transformer_core.model.masks import make_src_mask
+from transformer_core.model.positional import sinusoidal_encoding
+from transformer_core.explainer.translate import source_ids, translate, translate_lines
 
 from marian_tiny import save_marian, write_vocabulary
 
@@ -361,7 +362,7 @@ COMMIT = "0123456789abcdef0123456789abcdef01234567"
 
 @torch.no_grad()
 def test_an_uploaded_marian_folder_loads(marian_folder, tmp_path):
-    from transformer_core.upload import load_upload
+    from transformer_core.checkpoints.upload import load_upload
 
     files = [marian_folder / n for n in (CONFIG, WEIGHTS, SOURCE_SPM, TARGET_SPM, VOCAB)]
     ckpt, staged = load_upload(files, tmp_path / "sessions")
@@ -372,7 +373,7 @@ def test_an_uploaded_marian_folder_loads(marian_folder, tmp_path):
 
 
 def test_an_upload_lacking_a_marian_file_names_it(marian_folder, tmp_path):
-    from transformer_core.upload import UploadError, load_upload
+    from transformer_core.checkpoints.upload import UploadError, load_upload
 
     with pytest.raises(UploadError, match=f"^the upload lacks {VOCAB} \\(a checkpoint holds {CONFIG}, {WEIGHTS}, "
                                           f"{SOURCE_SPM}, {TARGET_SPM}, {VOCAB}\\)"):
@@ -380,7 +381,7 @@ def test_an_upload_lacking_a_marian_file_names_it(marian_folder, tmp_path):
 
 
 def test_an_uploaded_pytorch_model_bin_is_refused_unopened(marian_folder, tmp_path):
-    from transformer_core.upload import UploadError, load_upload
+    from transformer_core.checkpoints.upload import UploadError, load_upload
 
     torch.save({}, marian_folder / TORCH_WEIGHTS)
     with pytest.raises(UploadError, match=f"'{TORCH_WEIGHTS}' is a pickle-based file"):
@@ -389,7 +390,7 @@ def test_an_uploaded_pytorch_model_bin_is_refused_unopened(marian_folder, tmp_pa
 
 
 def test_an_upload_describing_a_huge_marian_model_is_refused_before_building_it(marian_folder, tmp_path):
-    from transformer_core.upload import UploadError, load_upload
+    from transformer_core.checkpoints.upload import UploadError, load_upload
 
     data = json.loads((marian_folder / CONFIG).read_text())
     (marian_folder / CONFIG).write_text(json.dumps({**data, "d_model": 4096, "encoder_ffn_dim": 16384,
@@ -401,7 +402,7 @@ def test_an_upload_describing_a_huge_marian_model_is_refused_before_building_it(
 @pytest.mark.parametrize("weights", [WEIGHTS, TORCH_WEIGHTS])
 def test_a_marian_repo_in_the_hugging_face_cache_loads(marian_folder, tmp_path, weights):
     """models--Helsinki-NLP--opus-mt-tiny/snapshots/<commit>/: from_pretrained reads it offline."""
-    from transformer_core.hub import from_pretrained
+    from transformer_core.checkpoints.hub import from_pretrained
 
     repo = tmp_path / "hf_cache" / "models--Helsinki-NLP--opus-mt-tiny"
     (repo / "refs").mkdir(parents=True)

@@ -1,7 +1,7 @@
 """Masks: True = may attend, False = masked (its score becomes -inf)."""
 import torch
 
-from transformer_core.masks import make_src_mask, make_trg_mask, subsequent_mask
+from transformer_core.model.masks import make_src_mask, make_trg_mask, subsequent_mask
 
 PAD = 0
 

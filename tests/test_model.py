@@ -5,10 +5,10 @@ import pytest
 import torch
 from torch import nn
 
-from transformer_core.config import ModelConfig
-from transformer_core.masks import subsequent_mask
-from transformer_core.model import Transformer, sizes, state_shapes
-from transformer_core.probe import Probe
+from transformer_core.model.config import ModelConfig
+from transformer_core.model.masks import subsequent_mask
+from transformer_core.model.transformer import Transformer, sizes, state_shapes
+from transformer_core.model.probe import Probe
 
 pytestmark = pytest.mark.usefixtures("one_thread")
 

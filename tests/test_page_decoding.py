@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 from pages.ui import figures
-from transformer_core.checkpoint import load_checkpoint
-from transformer_core.translate import translate
+from transformer_core.checkpoints.load import load_checkpoint
+from transformer_core.explainer.translate import translate
 
 from apppages import chart_spec as spec, chart_specs, open_app
 

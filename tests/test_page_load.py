@@ -16,8 +16,8 @@ from streamlit.testing.v1 import AppTest
 
 from apppages import open_app
 from pages.ui import model_state, sentence
-from transformer_core.registry import MB, ModelRegistry
-from transformer_core.workpool import Busy, WorkPool
+from transformer_core.serving.registry import MB, ModelRegistry
+from transformer_core.serving.workpool import Busy, WorkPool
 from test_page_models import ROOT, active, errors, tr, upload, zip_of
 from test_upload import tiny_disk  # noqa: F401 - a fixture: a 64 kB filesystem
 

@@ -12,11 +12,11 @@ import pytest
 
 from pages.ui import figures
 from pages.ui.i18n import strings
-from transformer_core import explain
-from transformer_core.checkpoint import load_checkpoint
-from transformer_core.marian import (FEATURES, GENERATION_CONFIG, README, TOKENIZER_CONFIG, UNSUPPORTED,
-                                     UnsupportedModel)
-from transformer_core.translate import translate
+from transformer_core.explainer import explain
+from transformer_core.checkpoints.load import load_checkpoint
+from transformer_core.checkpoints.marian import (FEATURES, GENERATION_CONFIG, README, TOKENIZER_CONFIG, UNSUPPORTED,
+                                                 UnsupportedModel)
+from transformer_core.explainer.translate import translate
 
 from apppages import chart_spec, open_app
 from marian_tiny import save_marian, write_vocabulary
@@ -173,7 +173,7 @@ def others(tmp_path_factory, marian_root):
 
 @pytest.mark.parametrize("model_type, features", [("bart", UNSUPPORTED["bart"]), ("t5", UNSUPPORTED["t5"])])
 def test_bart_and_t5_folders_are_refused_naming_what_they_have(others, tmp_path, model_type, features):
-    from transformer_core.upload import load_upload
+    from transformer_core.checkpoints.upload import load_upload
 
     folder = others / f"{model_type}-tiny"
     with pytest.raises(UnsupportedModel) as info:

@@ -17,7 +17,8 @@ from safetensors.torch import load_file, save_file
 from streamlit.testing.v1 import AppTest
 
 from pages.ui.i18n import strings, translate
-from transformer_core.checkpoint import CARD, TOKENIZER, WEIGHTS, load_checkpoint
+from transformer_core.checkpoints.files import CARD, TOKENIZER, WEIGHTS
+from transformer_core.checkpoints.load import load_checkpoint
 
 pytestmark = pytest.mark.usefixtures("one_thread")
 
@@ -335,7 +336,7 @@ def test_a_model_card_list_prints_no_html():
     """A list in a card's data table is written with commas: the page renders no HTML, so <br> showed."""
     import json
 
-    from transformer_core.model_card import render_card
+    from transformer_core.checkpoints.model_card import render_card
 
     card = render_card(json.loads((ROOT / "checkpoints" / "enko" / "training.json").read_text(encoding="utf-8")))
     assert "| held_out_words | adj:bitter, adj:heavy," in card and "<br>" not in card

@@ -6,9 +6,9 @@ import plotly.graph_objects as go
 import pytest
 
 from pages.ui import figures
-from transformer_core import explain
-from transformer_core.checkpoint import load_checkpoint
-from transformer_core.translate import translate
+from transformer_core.explainer import explain
+from transformer_core.checkpoints.load import load_checkpoint
+from transformer_core.explainer.translate import translate
 
 from apppages import chart_spec as spec, open_app
 

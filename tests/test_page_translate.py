@@ -9,9 +9,9 @@ import torch
 
 from pages.ui import figures
 from pages.ui.i18n import strings
-from transformer_core import explain
-from transformer_core.checkpoint import load_checkpoint
-from transformer_core.translate import translate
+from transformer_core.explainer import explain
+from transformer_core.checkpoints.load import load_checkpoint
+from transformer_core.explainer.translate import translate
 
 from apppages import chart_spec as spec, chart_specs, live_charts, open_app
 
@@ -161,7 +161,7 @@ def test_switching_heads_off_retranslates(app_checkpoints, ckpt, lang):
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
 def test_alignment_and_korean_word_order_note(app_checkpoints, lang):
-    from transformer_core.translate import translate as tr_
+    from transformer_core.explainer.translate import translate as tr_
 
     at = app(lang, active_model="bundled:toy-ko", tr_kind=TAB[lang]["align"], tr_align_head=0, tr_align_layer=0,
              tr_align_threshold=0.0)
@@ -383,7 +383,7 @@ def test_alignment_view_overlays_a_gold_alignment_and_names_the_best_head(toy_ch
     import shutil
 
     from pages.ui import model_state
-    from transformer_core.checkpoint import GOLD
+    from transformer_core.checkpoints.files import GOLD
 
     folder = tmp_path / "checkpoints"
     shutil.copytree(toy_checkpoints, folder)

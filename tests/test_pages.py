@@ -12,10 +12,10 @@ import torch
 from streamlit.testing.v1 import AppTest
 
 from apppages import chart as drawn_chart
-from transformer_core.masks import make_src_mask, make_trg_mask
-from transformer_core.positional import sinusoidal_encoding
-from transformer_core.schedule import lrate_curve
-from transformer_core.toy import whitespace_batch
+from transformer_core.model.masks import make_src_mask, make_trg_mask
+from transformer_core.model.positional import sinusoidal_encoding
+from transformer_core.training.schedule import lrate_curve
+from transformer_core.explainer.toy import whitespace_batch
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -282,8 +282,8 @@ def test_bleu_page_matches_sacrebleu_and_handles_bad_input(tmp_path, monkeypatch
 
 def test_bleu_default_is_the_models_output_against_a_reference(app_checkpoints):
     """With a model, the first pair is its beam translation of its first example against that example's ref."""
-    from transformer_core.checkpoint import load_checkpoint
-    from transformer_core.translate import translate
+    from transformer_core.checkpoints.load import load_checkpoint
+    from transformer_core.explainer.translate import translate
 
     ckpt = load_checkpoint(app_checkpoints / "toy-en")
     example = ckpt.examples[0]
@@ -296,10 +296,10 @@ def test_bleu_default_is_the_models_output_against_a_reference(app_checkpoints):
 @pytest.fixture(scope="module")
 def tiny_checkpoints(tmp_path_factory, toy_spm):
     """A checkpoints/ folder with one tiny, untrained model (enough to trace its heads)."""
-    from transformer_core.checkpoint import save_checkpoint
-    from transformer_core.config import ModelConfig
-    from transformer_core.model import Transformer
-    from transformer_core.tokenizer import Tokenizer
+    from transformer_core.checkpoints.folder import save_checkpoint
+    from transformer_core.model.config import ModelConfig
+    from transformer_core.model.transformer import Transformer
+    from transformer_core.model.tokenizer import Tokenizer
 
     torch.manual_seed(0)
     cfg = ModelConfig(vocab_size=Tokenizer.load(toy_spm).vocab_size, d_model=16, n_heads=2, n_encoder_layers=1,
@@ -349,11 +349,11 @@ def test_masks_with_the_model_tokenizer(tiny_checkpoints, monkeypatch):
 def test_training_plays_back_attention_being_learned(tmp_path, toy_spm, toy_pairs, monkeypatch, lang):
     """A checkpoint with attention_history.safetensors: the Training page's step slider and play button
     run over frames holding exactly the recorded weights, the loss marker at each step."""
-    from transformer_core import history
-    from transformer_core.checkpoint import save_checkpoint
-    from transformer_core.config import ModelConfig
-    from transformer_core.model import Transformer
-    from transformer_core.tokenizer import Tokenizer
+    from transformer_core.explainer import history
+    from transformer_core.checkpoints.folder import save_checkpoint
+    from transformer_core.model.config import ModelConfig
+    from transformer_core.model.transformer import Transformer
+    from transformer_core.model.tokenizer import Tokenizer
 
     tok = Tokenizer.load(toy_spm)
     cfg = ModelConfig(vocab_size=tok.vocab_size, d_model=16, n_heads=2, n_encoder_layers=1, n_decoder_layers=2,
@@ -401,7 +401,7 @@ def test_training_plays_back_attention_being_learned(tmp_path, toy_spm, toy_pair
 
 def test_training_page_follows_the_chosen_model():
     """?model=enko: the training log and the attention replay are en→ko's, not the first model's."""
-    from transformer_core.trainlog import read_log
+    from transformer_core.training.trainlog import read_log
 
     for name in ("enko", "ende"):
         at = AppTest.from_file(APP, default_timeout=TIMEOUT)
@@ -413,7 +413,7 @@ def test_training_page_follows_the_chosen_model():
         fig, _ = chart(at, "fig_log_ckpt")
         log = read_log(ROOT / "checkpoints" / name / "train_log.jsonl")
         assert list(fig.data[0].x) == [s for s, y in zip(log.train["step"], log.train["loss"]) if y is not None]
-        from transformer_core import history
+        from transformer_core.explainer import history
 
         history_fig, _ = chart(at, "fig_train_history")
         first = history.load(ROOT / "checkpoints" / name / history.HISTORY).weights[0]["cross"][0, -1, 0]
@@ -453,6 +453,31 @@ def test_figures_that_misled_a_class_now_say_what_they_show():
     assert log.layout.xaxis.exponentformat == "none"
 
 
+def test_clicking_a_token_of_the_translation_changes_it_from_there():
+    """The translation's tokens are buttons: with the second one clicked, the forced beginning is the
+    model's first token and then the alternative chosen among step 2's top 5 (its second choice by
+    default), and the model continues from there."""
+    from transformer_core.checkpoints.load import load_checkpoint
+    from transformer_core.serving import runs
+
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.query_params["lang"], at.query_params["model"] = "en", "enko"
+    at.run()
+    at.switch_page("pages/decoding.py").run()
+    ckpt = load_checkpoint(ROOT / "checkpoints" / "enko")
+    base = runs.greedy_steps(ckpt, "I like apples.")
+    labels = at.button_group(key="dec_whatif_step").options
+    assert len(labels) == len(base["steps"])
+    at.button_group(key="dec_whatif_step").set_value(1).run()
+    assert not at.exception
+    second = base["steps"][1]["topk_ids"][1]
+    assert at.selectbox(key="dec_whatif_alt_1").value == second
+    want = runs.greedy_steps(ckpt, "I like apples.", (base["ids"][0], second))
+    assert want["ids"][:2] == [base["ids"][0], second]
+    shown = [m.value.removeprefix("#### ").replace("\\", "") for m in at.markdown if m.value.startswith("#### ")]
+    assert shown[-1] == " ".join(want["text"].split()) and want["ids"] != base["ids"]   # markdown: one space
+
+
 @pytest.mark.parametrize("lang", ["ko", "en"])
 def test_decoding_page_what_if_and_sampling(lang):
     """Force '나는 배를': the model goes on with 좋아한다, both log-probabilities shown; sampling at
@@ -477,9 +502,9 @@ def test_decoding_page_what_if_and_sampling(lang):
     drawn = at.dataframe[-1].value.iloc[:, 1].tolist()
     assert drawn == ["나는 사과를 좋아한다."] * 5
     # the first step's distribution after each filter in turn, as sampling computes it
-    from transformer_core.checkpoint import load_checkpoint
-    from transformer_core.decoding import filtered_distribution, first_log_probs
-    from transformer_core.translate import source_ids
+    from transformer_core.checkpoints.load import load_checkpoint
+    from transformer_core.model.decoding import filtered_distribution, first_log_probs
+    from transformer_core.explainer.translate import source_ids
     at.slider(key="dec_temp").set_value(1.5)
     at.slider(key="dec_topk_k").set_value(4)
     at.slider(key="dec_topp").set_value(0.5).run()
@@ -500,9 +525,9 @@ def test_decoding_page_what_if_and_sampling(lang):
 def test_gradients_beside_attention_on_the_home_page(lang):
     """The 'gradients vs attention' tab draws each predicted token's attribution on the cross-attention's
     axes (rows sum to 1 as attention's do) and says how far each head agrees."""
-    from transformer_core import attribution
-    from transformer_core.checkpoint import load_checkpoint
-    from transformer_core.translate import translate
+    from transformer_core.explainer import attribution
+    from transformer_core.checkpoints.load import load_checkpoint
+    from transformer_core.explainer.translate import translate
 
     s = load(lang)
     at = AppTest.from_file(APP, default_timeout=TIMEOUT)
@@ -520,7 +545,7 @@ def test_gradients_beside_attention_on_the_home_page(lang):
     assert any(m.value.startswith(s["translate.attr.agree"].split("{")[0][:20]) for m in at.markdown)
     assert at.dataframe[-1].value.shape == (3, 4)                     # layers × heads of en→ko
     # the lecture's sentence has a gold alignment: the gradients' AER beside the heads'
-    from transformer_core import alignment
+    from transformer_core.explainer import alignment
     tgt, links = ckpt.gold["I like apples."]
     words = alignment.to_words(want / want.sum(1, keepdims=True), ckpt.tokenizer, "I like apples.", tgt)
     assert words.shape == (len(tgt.split()), 3)

@@ -1,11 +1,11 @@
-"""The server-wide registry of session models (transformer_core/registry.py): bounds per owner and for
+"""The server-wide registry of session models (transformer_core/serving/registry.py): bounds per owner and for
 the server (count and bytes), least recently used first, notes for the owners, closed owners dropped."""
 import threading
 
 import pytest
 import torch
 
-from transformer_core.registry import MB, ModelRegistry, TooLarge, tensor_bytes
+from transformer_core.serving.registry import MB, ModelRegistry, TooLarge, tensor_bytes
 
 
 def test_per_owner_bound_evicts_the_owners_least_recently_used():

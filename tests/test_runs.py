@@ -1,4 +1,4 @@
-"""The pages' model runs (transformer_core/runs.py) on a worker process give what they give in the
+"""The pages' model runs (transformer_core/serving/runs.py) on a worker process give what they give in the
 server's own process, and a worker reloads a bundled folder whose files changed."""
 import shutil
 
@@ -6,10 +6,11 @@ import numpy as np
 import pytest
 import torch
 
-from transformer_core import runs
-from transformer_core.checkpoint import load_checkpoint, save_checkpoint
-from transformer_core.model import Transformer
-from transformer_core.workpool import WorkPool
+from transformer_core.serving import runs
+from transformer_core.checkpoints.load import load_checkpoint
+from transformer_core.checkpoints.folder import save_checkpoint
+from transformer_core.model.transformer import Transformer
+from transformer_core.serving.workpool import WorkPool
 
 pytestmark = pytest.mark.usefixtures("one_thread")
 TEXT = "the cat sees the car."

@@ -2,7 +2,7 @@ import math
 
 import torch
 
-from transformer_core.scaling import dot_product_spread, dot_products, saturation, softmax_jacobian
+from transformer_core.explainer.scaling import dot_product_spread, dot_products, saturation, softmax_jacobian
 
 
 def test_spread_grows_like_sqrt_dk():

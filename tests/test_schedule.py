@@ -3,7 +3,7 @@ import math
 
 import pytest
 
-from transformer_core.schedule import lrate, lrate_curve
+from transformer_core.training.schedule import lrate, lrate_curve
 
 
 def test_values_for_the_paper_base_model():

@@ -16,12 +16,13 @@ from pages.ui.i18n import strings
 from security_probe import baseline_mb, run_probe
 from test_upload import COMMIT
 from test_upload import hf_cache as cached
-from transformer_core import hub
-from transformer_core.checkpoint import (CARD, CONFIG, EXAMPLES, TOKENIZER, TRAINING, WEIGHTS, CheckpointError,
-                                         load_checkpoint)
-from transformer_core.config import ModelConfig
-from transformer_core.runs import RECORD_BUDGET, RunTooLarge, recorded_elements
-from transformer_core.upload import UploadError, UploadLimits, check_folder, checkpoint_error_kind, load_upload
+from transformer_core.checkpoints import hub
+from transformer_core.checkpoints.files import CARD, CONFIG, EXAMPLES, TOKENIZER, TRAINING, WEIGHTS, CheckpointError
+from transformer_core.checkpoints.load import load_checkpoint
+from transformer_core.model.config import ModelConfig
+from transformer_core.serving.runs import RECORD_BUDGET, RunTooLarge, recorded_elements
+from transformer_core.checkpoints.upload import (UploadError, UploadLimits, check_folder, checkpoint_error_kind,
+                                                 load_upload)
 
 pytestmark = pytest.mark.usefixtures("one_thread")
 
@@ -119,14 +120,16 @@ def test_a_hub_snapshot_with_a_huge_file_is_refused_before_it_is_read(folder, tm
 
 
 def test_config_json_is_parsed_once_per_load(folder, monkeypatch):
-    from transformer_core import checkpoint
+    from transformer_core.checkpoints import load, upload, validate
 
     reads = []
-    original = checkpoint.read_json
-    monkeypatch.setattr(checkpoint, "read_json", lambda path, default=None: reads.append(path.name)
-                        or original(path, default))
-    from transformer_core import upload
-    monkeypatch.setattr(upload, "read_json", checkpoint.read_json)
+    original = validate.read_json
+
+    def counting(path, default=None):
+        reads.append(path.name)
+        return original(path, default)
+    for module in (load, upload, validate):             # every module that reads JSON by this name
+        monkeypatch.setattr(module, "read_json", counting)
     upload.load_checked(folder)
     assert reads.count(CONFIG) == 1
 
@@ -180,7 +183,7 @@ def test_an_uploaded_shape_past_the_bounds_is_refused(folder, tmp_path, change, 
 
 def test_a_run_past_the_record_budget_is_refused_before_it_starts(toy_checkpoints):
     ckpt = load_checkpoint(toy_checkpoints / "toy-en")
-    from transformer_core import runs
+    from transformer_core.serving import runs
 
     wide = ModelConfig(vocab_size=64, d_model=128, n_heads=16, n_encoder_layers=12, n_decoder_layers=12,
                        max_len=8192)
@@ -237,7 +240,7 @@ def header_file(path, header: bytes, body: bytes = b"") -> None:
 ])
 def test_a_crafted_safetensors_header_is_refused_unread(folder, tmp_path, make, needle):
     make(folder / WEIGHTS)
-    probe = run_probe(f"checkpoint.load_checkpoint({str(folder)!r})")
+    probe = run_probe(f"load_checkpoint({str(folder)!r})")
     assert probe.result["error"] == "CheckpointError" and needle in probe.result["message"], probe.output
     assert probe.peak_mb < baseline_mb() + NEAR_MB
     with pytest.raises(CheckpointError) as info:
@@ -246,7 +249,7 @@ def test_a_crafted_safetensors_header_is_refused_unread(folder, tmp_path, make, 
 
 
 def test_the_sine_table_is_counted_at_its_peak():
-    from transformer_core.upload import model_size
+    from transformer_core.checkpoints.upload import model_size
 
     cfg = ModelConfig(vocab_size=8, d_model=512, n_heads=8, n_encoder_layers=1, n_decoder_layers=1, max_len=8192)
     params, nbytes = model_size(cfg)
@@ -256,7 +259,7 @@ def test_the_sine_table_is_counted_at_its_peak():
 # --- 7. the Marian loader ---------------------------------------------------------------------------
 
 def test_a_compressed_pytorch_model_bin_is_refused_before_torch_load(tmp_path):
-    from transformer_core.marian import TORCH_WEIGHTS, _check_torch_zip
+    from transformer_core.checkpoints.marian import TORCH_WEIGHTS, _check_torch_zip
 
     buf = io.BytesIO()
     torch.save({"w": torch.zeros(1000)}, buf)
@@ -298,7 +301,7 @@ def test_a_language_code_that_is_not_one_is_refused(folder, code):
 # --- 10. the server-wide memory cap counts what a checkpoint keeps ------------------------------------
 
 def test_the_registry_counts_card_and_records(folder):
-    from transformer_core.registry import checkpoint_bytes, tensor_bytes
+    from transformer_core.serving.registry import checkpoint_bytes, tensor_bytes
 
     (folder / CARD).write_text("x" * 900_000)
     ckpt = load_checkpoint(folder)
@@ -346,7 +349,7 @@ def test_no_server_path_in_a_tokenizer_error(folder):
 
 def test_the_weights_file_too_small_is_named_as_it_is(folder):
     big_config(folder)
-    from transformer_core.marian import TORCH_WEIGHTS
+    from transformer_core.checkpoints.marian import TORCH_WEIGHTS
 
     (folder / WEIGHTS).rename(folder / TORCH_WEIGHTS)
     with pytest.raises(UploadError) as info:

@@ -1,4 +1,4 @@
-"""What the model has seen (transformer_core/seen.py): the training source side's word counts, shipped with
+"""What the model has seen (transformer_core/checkpoints/seen.py): the training source side's word counts, shipped with
 each checkpoint, and the home page's note on the words it saw rarely or never."""
 import gzip
 import json
@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from transformer_core import seen
-from transformer_core.checkpoint import load_checkpoint
+from transformer_core.checkpoints import seen
+from transformer_core.checkpoints.load import load_checkpoint
 
 ROOT = Path(__file__).resolve().parents[1]
 

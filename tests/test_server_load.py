@@ -26,10 +26,10 @@ from pathlib import Path
 import torch
 
 from st_client import Tab, rss_mb, served
-from transformer_core.checkpoint import save_checkpoint
-from transformer_core.config import ModelConfig
-from transformer_core.model import Transformer
-from transformer_core.tokenizer import Tokenizer
+from transformer_core.checkpoints.folder import save_checkpoint
+from transformer_core.model.config import ModelConfig
+from transformer_core.model.transformer import Transformer
+from transformer_core.model.tokenizer import Tokenizer
 
 MB = 1024 * 1024
 

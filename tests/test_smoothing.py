@@ -1,8 +1,7 @@
 import torch
 import torch.nn.functional as F
 
-from transformer_core.smoothing import (best_confidence, loss_vs_confidence, smoothed_loss,
-                                        smoothed_targets)
+from transformer_core.training.smoothing import best_confidence, loss_vs_confidence, smoothed_loss, smoothed_targets
 
 
 def test_targets_sum_to_one():

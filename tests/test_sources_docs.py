@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from transformer_core import data
-from transformer_core.sources import docs, gnome, libreoffice
-from transformer_core.sources.gettext_mo import read_mo
+from transformer_core.data import build as data
+from transformer_core.data.sources import docs, gnome, libreoffice
+from transformer_core.data.sources.gettext_mo import read_mo
 
 # -- LibreOffice help: HTML pages, paragraphs aligned by id --------------------
 

@@ -12,13 +12,14 @@ import torch
 from safetensors.torch import load_file, save_file
 from torch import nn
 
-from transformer_core.batching import collate
-from transformer_core.checkpoint import CARD, LOG, load_checkpoint
-from transformer_core.config import ModelConfig
-from transformer_core.decoding import greedy_decode, greedy_decode_batch
-from transformer_core.model import Transformer
-from transformer_core.schedule import lrate
-from transformer_core.train import average_weights, batch_loss, main
+from transformer_core.data.batching import collate
+from transformer_core.checkpoints.files import CARD, LOG
+from transformer_core.checkpoints.load import load_checkpoint
+from transformer_core.model.config import ModelConfig
+from transformer_core.model.decoding import greedy_decode, greedy_decode_batch
+from transformer_core.model.transformer import Transformer
+from transformer_core.training.schedule import lrate
+from transformer_core.training.train import average_weights, batch_loss, main
 
 pytestmark = pytest.mark.usefixtures("one_thread")
 BUNDLED_TOKENIZER = Path(__file__).resolve().parents[1] / "checkpoints" / "ende" / "spm.model"
@@ -58,7 +59,7 @@ def test_tiny_model_overfits_a_batch_and_decodes_it_back():
 
 
 def _corpus(folder, pairs, spm_path):
-    """A corpus folder as python -m transformer_core.data writes it: {split}.{lang}, spm.model, manifest.json."""
+    """A corpus folder as python -m transformer_core data writes it: {split}.{lang}, spm.model, manifest.json."""
     folder.mkdir()
     splits = {"train": pairs[:80], "valid": pairs[80:90], "test": pairs[90:]}
     for name, part in splits.items():
@@ -218,7 +219,7 @@ def test_torchrun_two_processes_train_as_one_with_two_accumulated_batches(tmp_pa
     assert main([*small, "--out", str(tmp_path / "half")]) == 0                 # one batch per step
     env = {**os.environ, "OMP_NUM_THREADS": "1"}
     run = subprocess.run([sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc_per_node", "2",
-                          "-m", "transformer_core.train", *small, "--out", str(tmp_path / "two")],
+                          "-m", "transformer_core", "train", *small, "--out", str(tmp_path / "two")],
                          cwd=Path(__file__).resolve().parents[1], env=env, capture_output=True, text=True,
                          timeout=120)
     assert run.returncode == 0, run.stderr[-2000:]
@@ -255,7 +256,7 @@ def test_bf16_autocast_loss_follows_fp32():
 def test_subword_alpha_resegments_each_epoch_and_the_card_says_so(tmp_path, toy_pairs, toy_spm, monkeypatch):
     """--subword-alpha: every epoch encodes the training text with a new seed (sampled segmentations,
     the same text), validation keeps the best segmentation; the model card names the option."""
-    from transformer_core import train as train_module
+    from transformer_core.training import train as train_module
     calls = []
     real = train_module.encode_pairs
 
@@ -279,8 +280,8 @@ def test_subword_alpha_resegments_each_epoch_and_the_card_says_so(tmp_path, toy_
 
 
 def test_attention_history_records_each_validation_and_ends_with_the_exported_weights(tmp_path, toy_pairs, toy_spm):
-    from transformer_core import history
-    from transformer_core.explain import ATTENTION_KINDS, teacher_forced_attention
+    from transformer_core.explainer import history
+    from transformer_core.explainer.explain import ATTENTION_KINDS, teacher_forced_attention
 
     data = _corpus(tmp_path / "data", toy_pairs, toy_spm)
     out = tmp_path / "run"
@@ -304,7 +305,7 @@ def test_attention_history_records_each_validation_and_ends_with_the_exported_we
 
 
 def test_remap_vocab_fine_tunes_with_another_tokenizer(tmp_path, toy_pairs, toy_spm):
-    from transformer_core.tokenizer import Tokenizer
+    from transformer_core.model.tokenizer import Tokenizer
 
     small = SMALL
     data = _corpus(tmp_path / "data", toy_pairs, toy_spm)

@@ -2,7 +2,7 @@ import json
 
 import pytest
 
-from transformer_core.trainlog import LogPathError, find_logs, parse_log, read_log, resolve_log_path
+from transformer_core.training.trainlog import LogPathError, find_logs, parse_log, read_log, resolve_log_path
 
 
 def _write(path, rows, tail=""):

@@ -1,4 +1,4 @@
-"""python -m transformer_core.translate: --prefix (what-if decoding) and --sample, on the bundled en→ko model."""
+"""python -m transformer_core translate: --prefix (what-if decoding) and --sample, on the bundled en→ko model."""
 import subprocess
 import sys
 from pathlib import Path
@@ -7,7 +7,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def run(*args: str, text: str = "I like apples.\n") -> list[str]:
-    done = subprocess.run([sys.executable, "-m", "transformer_core.translate", "--checkpoint",
+    done = subprocess.run([sys.executable, "-m", "transformer_core", "translate", "--checkpoint",
                            str(ROOT / "checkpoints" / "enko"), *args, "-"], input=text, capture_output=True,
                           text=True, cwd=ROOT, timeout=120)
     assert done.returncode == 0, done.stderr
@@ -28,7 +28,7 @@ def test_sampling_is_the_same_for_a_seed_and_greedy_at_temperature_zero():
 
 
 def test_bad_sampling_options_are_refused_with_a_message():
-    done = subprocess.run([sys.executable, "-m", "transformer_core.translate", "--checkpoint",
+    done = subprocess.run([sys.executable, "-m", "transformer_core", "translate", "--checkpoint",
                            str(ROOT / "checkpoints" / "enko"), "--sample", "--top-p", "0", "-"], input="x\n",
                           capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert done.returncode == 2 and "--top-p" in done.stderr

@@ -1,4 +1,4 @@
-"""Untrusted uploads (transformer_core/upload.py) and the Hub helpers (transformer_core/hub.py).
+"""Untrusted uploads (transformer_core/checkpoints/upload.py) and the Hub helpers (transformer_core/checkpoints/hub.py).
 
 Every hostile input is generated here: pickles that write a file when unpickled, wrong shapes,
 oversized files, deflate bombs (with honest and with forged headers), zip-slip and absolute paths,
@@ -20,11 +20,11 @@ import pytest
 import torch
 from safetensors.torch import load_file, save_file
 
-from transformer_core import hub
-from transformer_core.checkpoint import (CARD, CONFIG, FILES, LOG, TOKENIZER, WEIGHTS, CheckpointError,
-                                         load_checkpoint)
-from transformer_core.upload import (MB, UploadError, UploadLimits, check_folder, checkpoint_error_kind,
-                                     copy_capped, load_upload, sniff_weights, stage_upload, sweep_stale)
+from transformer_core.checkpoints import hub
+from transformer_core.checkpoints.files import CARD, CONFIG, FILES, LOG, TOKENIZER, WEIGHTS, CheckpointError
+from transformer_core.checkpoints.load import load_checkpoint
+from transformer_core.checkpoints.upload import (MB, UploadError, UploadLimits, check_folder, checkpoint_error_kind,
+                                                 copy_capped, load_upload, sniff_weights, stage_upload, sweep_stale)
 
 pytestmark = pytest.mark.usefixtures("one_thread")
 
@@ -214,7 +214,7 @@ def test_wrong_shapes(folder, sessions):
 
 
 def test_huge_config_is_refused_before_anything_is_built(folder, sessions, monkeypatch):
-    import transformer_core.model as model_module
+    import transformer_core.model.transformer as model_module
 
     built = []
     real_init = model_module.Transformer.__init__
@@ -240,7 +240,7 @@ def test_any_loader_fault_is_a_checkpoint_error(folder, sessions, monkeypatch):
     (folder / CONFIG).write_text(json.dumps({**cfg, "dropout": "lots"}))
     with pytest.raises(CheckpointError, match=r"^config\.json: "):
         load_upload([folder / n for n in (CONFIG, WEIGHTS, TOKENIZER)], sessions)
-    import transformer_core.upload as upload_module
+    import transformer_core.checkpoints.upload as upload_module
 
     def broken(path, config=None):
         raise RuntimeError("something the loader did not expect")
@@ -582,7 +582,7 @@ def tiny_disk(tmp_path, monkeypatch):
     import errno
     import subprocess
 
-    from transformer_core import upload as upload_module
+    from transformer_core.checkpoints import upload as upload_module
 
     disk = tmp_path / "tiny"
     disk.mkdir()

@@ -1,4 +1,4 @@
-"""The compute pool (transformer_core/workpool.py): results and errors come back, a full queue and a
+"""The compute pool (transformer_core/serving/workpool.py): results and errors come back, a full queue and a
 passed time limit answer Busy at once instead of waiting, and a long request holds one worker only."""
 import os
 import threading
@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from transformer_core.workpool import Busy, WorkPool, cores
+from transformer_core.serving.workpool import Busy, WorkPool, cores
 
 
 def test_results_and_errors_come_back():

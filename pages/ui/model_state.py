@@ -32,8 +32,9 @@ import streamlit as st
 from streamlit.runtime import Runtime
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
-from transformer_core.checkpoint import Checkpoint, CheckpointError, load_checkpoint
-from transformer_core.registry import ModelRegistry, checkpoint_bytes
+from transformer_core.checkpoints.files import Checkpoint, CheckpointError
+from transformer_core.checkpoints.load import load_checkpoint
+from transformer_core.serving.registry import ModelRegistry, checkpoint_bytes
 
 from . import upload_store
 from .i18n import t

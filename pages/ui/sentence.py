@@ -8,7 +8,7 @@
                                      st.cache_data for bundled models (keyed by name), a small dict
                                      in st.session_state for this session's own models
 
-A model run that is not cached (transformer_core/runs.py) runs on a pool (transformer_core/workpool.py):
+A model run that is not cached (transformer_core/serving/runs.py) runs on a pool (transformer_core/serving/workpool.py):
 a bundled model's on PROCESSES, worker processes that each load the bundled folders once
 (ATLAS_COMPUTE_PROCESSES, default the cores less one, leaving one to the server), so that the model's
 many small torch calls never wait on Streamlit's thread for the GIL; a session's own model (and a full
@@ -24,11 +24,12 @@ from __future__ import annotations
 
 import streamlit as st
 
-from transformer_core import explain, input_check, runs
-from transformer_core.checkpoint import Checkpoint
-from transformer_core.tokenizer import wrap_source
-from transformer_core.translate import source_ids, split_sentences
-from transformer_core.workpool import WorkPool
+from transformer_core.explainer import explain, input_check
+from transformer_core.serving import runs
+from transformer_core.checkpoints.files import Checkpoint
+from transformer_core.model.tokenizer import wrap_source
+from transformer_core.explainer.translate import source_ids, split_sentences
+from transformer_core.serving.workpool import WorkPool
 
 from . import model_state
 from .i18n import t

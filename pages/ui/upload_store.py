@@ -14,7 +14,7 @@ import threading
 from starlette.exceptions import HTTPException
 from streamlit.runtime import Runtime
 
-from transformer_core.upload import MB, UploadLimits
+from transformer_core.checkpoints.upload import MB, UploadLimits
 
 _lock = threading.Lock()
 

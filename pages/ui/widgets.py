@@ -23,8 +23,8 @@ from .export import Data, matrix_frame, safe_filename, to_csv, to_json
 from .i18n import current_lang, t
 from . import theme
 from .live_chart import live_chart
-from transformer_core.runs import RunTooLarge
-from transformer_core.workpool import Busy
+from transformer_core.serving.runs import RunTooLarge
+from transformer_core.serving.workpool import Busy
 
 PAGE_KEY = "atlas_page"          # set by app.py to the current page's url_path
 
@@ -145,9 +145,9 @@ def coming_soon(prefix: str) -> None:
 
 @contextmanager
 def busy_notice():
-    """A model run refused by the compute pool (transformer_core.workpool.Busy: its queue full, or past its
+    """A model run refused by the compute pool (transformer_core.serving.workpool.Busy: its queue full, or past its
     time limit) as "the server is busy, try again", or refused for what it would record
-    (transformer_core.runs.RunTooLarge), in the interface language: around each page run (app.py), and
+    (transformer_core.serving.runs.RunTooLarge), in the interface language: around each page run (app.py), and
     inside a fragment, whose own reruns run without app.py."""
     try:
         yield

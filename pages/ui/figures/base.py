@@ -1,0 +1,189 @@
+"""The shared pieces of every figure: escaping, the layout, number formats, tick labels, the mask
+cover, and the generic heatmap, line, bar and histogram figures."""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+
+from ..theme import FOCUS_DIM, FONT_SIZE, MASK_COLORS, PALETTE, SEQUENTIAL, token_label
+
+
+def escape(text: str) -> str:
+    """Plain text for plotly's pseudo-HTML labels."""
+    return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def as_array(data) -> np.ndarray:
+    if hasattr(data, "detach"):
+        data = data.detach().cpu().numpy()
+    arr = np.asarray(data)
+    if arr.dtype == bool:
+        arr = arr.astype(int)
+    return arr.astype(float)
+
+
+def _layout(fig: go.Figure, title: str = "", x_title: str = "", y_title: str = "",
+            height: int | None = None, legend: bool = True) -> go.Figure:
+    fig.update_layout(
+        title=dict(text=escape(title), font=dict(size=FONT_SIZE + 2)) if title else None,
+        font=dict(size=FONT_SIZE), height=height, margin=dict(l=10, r=10, t=60 if title else 20, b=10),
+        showlegend=legend,
+        # the legend goes under the plot, where long (translated) names can wrap without covering the title
+        legend=dict(orientation="h", yref="container", y=0, yanchor="bottom", xanchor="left", x=0))
+    if x_title:
+        fig.update_xaxes(title_text=escape(x_title))
+    if y_title:
+        fig.update_yaxes(title_text=escape(y_title))
+    fig.update_xaxes(exponentformat="none", separatethousands=True)   # steps: 20,000, not 0.2×10⁵
+    fig.update_yaxes(exponentformat="power")
+    return fig
+
+
+def _fmt(value: float, fmt: str) -> str:
+    text = format(value, fmt)
+    if text.startswith("-") and float(text) == 0:      # "-0.0" -> "0.0"
+        text = text[1:]
+    return text
+
+
+def heatmap(z, *, x_labels: Sequence[str] | None = None, y_labels: Sequence[str] | None = None,
+            title: str = "", x_title: str = "", y_title: str = "", colorbar_title: str = "",
+            colorscale=SEQUENTIAL, zmin: float | None = None, zmax: float | None = None,
+            zmid: float | None = None, show_values: bool = False, fmt: str = ".2f",
+            masked_text: str = "−∞", height: int | None = None, reverse_y: bool = True,
+            show_scale: bool = True, max_ticks: int = 40) -> go.Figure:
+    """A matrix as a heatmap; rows top to bottom.  −∞ cells are blank and labelled masked_text."""
+    arr = as_array(z)
+    if arr.ndim == 1:
+        arr = arr[None, :]
+    rows, cols = arr.shape
+    neg_inf = np.isneginf(arr)
+    shown = np.where(np.isfinite(arr), arr, np.nan)
+    xs, ys = list(range(cols)), list(range(rows))
+    x_text = [escape(token_label(s)) for s in x_labels] if x_labels is not None else [str(j) for j in xs]
+    y_text = [escape(token_label(s)) for s in y_labels] if y_labels is not None else [str(i) for i in ys]
+    hover_x, hover_y = escape(x_title) or "x", escape(y_title) or "y"
+    custom = np.empty((rows, cols, 2), dtype=object)
+    for i in range(rows):
+        for j in range(cols):
+            custom[i, j] = (y_text[i], x_text[j])
+    cell_text = None
+    if show_values or neg_inf.any():
+        cell_text = [[masked_text if neg_inf[i, j] else (_fmt(arr[i, j], fmt) if show_values else "")
+                      for j in range(cols)] for i in range(rows)]
+    fig = go.Figure(go.Heatmap(
+        z=shown, x=xs, y=ys, customdata=custom, colorscale=colorscale, zmin=zmin, zmax=zmax, zmid=zmid,
+        text=cell_text, texttemplate="%{text}" if cell_text is not None else None,
+        textfont=dict(size=max(9, FONT_SIZE - max(rows, cols) // 3)),
+        showscale=show_scale, xgap=1 if cols <= 40 else 0, ygap=1 if rows <= 40 else 0,
+        colorbar=dict(title=dict(text=escape(colorbar_title))) if colorbar_title else None,
+        hovertemplate=f"{hover_y}: %{{customdata[0]}}<br>{hover_x}: %{{customdata[1]}}"
+                      f"<br>%{{z:.4g}}<extra></extra>"))
+    fig.update_xaxes(tickmode="array", tickvals=xs if cols <= max_ticks else xs[:: max(1, cols // max_ticks)],
+                     ticktext=x_text if cols <= max_ticks else x_text[:: max(1, cols // max_ticks)],
+                     showgrid=False, zeroline=False)
+    fig.update_yaxes(tickmode="array", tickvals=ys if rows <= max_ticks else ys[:: max(1, rows // max_ticks)],
+                     ticktext=y_text if rows <= max_ticks else y_text[:: max(1, rows // max_ticks)],
+                     autorange="reversed" if reverse_y else True, showgrid=False, zeroline=False)
+    if height is None:
+        height = int(min(620, max(260, 40 + 34 * rows))) if rows <= 16 else 520
+    return _layout(fig, title, x_title, y_title, height, legend=False)
+
+
+def line_figure(series: Sequence[Mapping], *, title: str = "", x_title: str = "", y_title: str = "",
+                log_x: bool = False, log_y: bool = False, height: int = 420,
+                markers: bool = False) -> go.Figure:
+    """Lines; each series is {"x", "y", "name", optional "dash", "color", "width", "mode", "yaxis"}."""
+    fig = go.Figure()
+    for n, s in enumerate(series):
+        fig.add_trace(go.Scatter(
+            x=list(s["x"]), y=list(s["y"]), name=escape(s.get("name", "")),
+            mode=s.get("mode", "lines+markers" if markers else "lines"),
+            connectgaps=False,
+            line=dict(dash=s.get("dash", "solid"), color=s.get("color", PALETTE[n % len(PALETTE)]),
+                      width=s.get("width", 2.5)),
+            marker=dict(size=s.get("marker_size", 7))))
+    if log_x:
+        fig.update_xaxes(type="log")
+    if log_y:
+        fig.update_yaxes(type="log")
+    return _layout(fig, title, x_title, y_title, height)
+
+
+def bar_figure(categories: Sequence[str], series: Mapping[str, Sequence[float]], *, title: str = "",
+               x_title: str = "", y_title: str = "", height: int = 380, text_fmt: str | None = ".3f",
+               y_range: Sequence[float] | None = None, horizontal: bool = False) -> go.Figure:
+    """Grouped bars: one group per category, one bar per series; horizontal: the categories top-down, each
+    bar's text on its own row (room for many series)."""
+    fig = go.Figure()
+    cats = [escape(c) for c in categories]
+    for n, (name, values) in enumerate(series.items()):
+        vals = [float(v) for v in values]
+        text = [_fmt(v, text_fmt) for v in vals] if text_fmt else None
+        kwargs = dict(y=cats, x=vals, orientation="h") if horizontal else dict(x=cats, y=vals)
+        fig.add_trace(go.Bar(name=escape(name), text=text, textposition="outside",
+                             marker_color=PALETTE[n % len(PALETTE)], cliponaxis=False, **kwargs))
+    fig.update_layout(barmode="group")
+    if y_range is not None:
+        (fig.update_xaxes if horizontal else fig.update_yaxes)(range=list(y_range))
+    if horizontal:      # text no smaller than 10 px: the caller gives each bar that height
+        fig.update_yaxes(autorange="reversed")
+        fig.update_layout(uniformtext={"minsize": 10, "mode": "show"}, bargap=0.12, bargroupgap=0.0)
+    return _layout(fig, title, x_title, y_title, height, legend=len(series) > 1)
+
+
+def histogram_figure(samples: Mapping[str, Sequence[float]], *, title: str = "", x_title: str = "",
+                     y_title: str = "", height: int = 380, nbins: int = 60) -> go.Figure:
+    fig = go.Figure()
+    for n, (name, values) in enumerate(samples.items()):
+        fig.add_trace(go.Histogram(x=list(values), name=escape(name), nbinsx=nbins, opacity=0.6,
+                                   marker_color=PALETTE[n % len(PALETTE)]))
+    fig.update_layout(barmode="overlay")
+    return _layout(fig, title, x_title, y_title, height)
+
+
+def tick_labels(labels: Sequence[str]) -> list[str]:
+    """Escaped labels for a categorical axis, repeats made distinct by trailing zero-width spaces
+    (they look the same; plotly would merge equal categories)."""
+    seen: dict[str, int] = {}
+    out = []
+    for label in labels:
+        text = escape(token_label(label))
+        n = seen.get(text, 0)
+        seen[text] = n + 1
+        out.append(text + "\u200b" * n)
+    return out
+
+
+def _rounded(arr: np.ndarray, decimals: int | None) -> list:
+    arr = np.asarray(arr, dtype=float)
+    return (arr if decimals is None else np.round(arr, decimals)).tolist()
+
+
+def _unit(v: float) -> float:
+    """A domain bound in [0, 1] (float sums drift just outside it)."""
+    return min(1.0, max(0.0, round(float(v), 9)))
+
+
+def _axis_suffix(i: int) -> str:
+    return "" if i == 1 else str(i)
+
+
+def _hover(arrow_fmt: str = ".3f") -> str:
+    return "%{y} → %{x}: %{z:" + arrow_fmt + "}<extra></extra>"
+
+
+def mask_trace(cover: np.ndarray, xs: Sequence[str], ys: Sequence[str], name: str, gap: int = 1) -> dict:
+    """A heatmap trace of the masked cells (1 where masked, NaN elsewhere) in the Masks page's grey."""
+    return {"type": "heatmap", "z": [[None if v != v else 1.0 for v in row] for row in cover.tolist()], "x": list(xs),
+            "y": list(ys), "name": escape(name), "colorscale": [[0.0, MASK_COLORS[0][1]], [1.0, MASK_COLORS[0][1]]],
+            "showscale": False, "hoverongaps": False, "xgap": gap, "ygap": gap,
+            "hovertemplate": f"{escape(name)}<extra></extra>"}
+
+
+def _faded(hex_color: str) -> str:
+    """A theme colour at FOCUS_DIM opacity."""
+    r, g, b = (int(hex_color[k:k + 2], 16) for k in (1, 3, 5))
+    return f"rgba({r},{g},{b},{FOCUS_DIM})"

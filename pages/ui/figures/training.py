@@ -1,0 +1,71 @@
+"""Training: the lrate schedule, the logged curves, the attention being learned, label smoothing."""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from plotly.subplots import make_subplots
+import numpy as np
+import plotly.graph_objects as go
+
+from ..theme import PALETTE, SEQUENTIAL
+from .base import _hover, _layout, as_array, bar_figure, escape, line_figure, tick_labels
+
+
+def lr_figure(steps: Sequence[int], curves: Sequence[Mapping], *, title: str = "", x_title: str = "",
+              y_title: str = "", logged: Mapping | None = None, warmup: int | None = None,
+              warmup_label: str = "") -> go.Figure:
+    """lrate curves: curves = [{"y", "name", "dash"?}] on the shared steps; logged = {"x", "y", "name"}."""
+    series = [{"x": list(steps), "y": list(c["y"]), "name": c["name"], "dash": c.get("dash", "solid"),
+               "color": c.get("color", PALETTE[n % len(PALETTE)])} for n, c in enumerate(curves)]
+    if logged is not None:
+        series.append({"x": list(logged["x"]), "y": list(logged["y"]), "name": logged["name"],
+                       "mode": "markers", "color": PALETTE[3], "marker_size": 4})
+    fig = line_figure(series, title=title, x_title=x_title, y_title=y_title, height=430)
+    if warmup:
+        fig.add_vline(x=warmup, line_dash="dot", line_color="#6b7280",
+                      annotation_text=escape(warmup_label), annotation_position="top")
+    return fig
+
+
+def log_figure(panels: Sequence[Mapping], *, x_title: str = "", height: int = 360) -> go.Figure:
+    """Side-by-side panels of a training log: panels = [{"title", "series": [{"x", "y", "name"}]}]."""
+    fig = make_subplots(rows=1, cols=len(panels), subplot_titles=[escape(p["title"]) for p in panels],
+                        horizontal_spacing=0.07)
+    for c, panel in enumerate(panels, start=1):
+        for n, s in enumerate(panel["series"]):
+            fig.add_trace(go.Scatter(x=list(s["x"]), y=list(s["y"]), name=escape(s["name"]),
+                                     mode=s.get("mode", "lines"), connectgaps=False,
+                                     line=dict(color=PALETTE[(c - 1 + n * 3) % len(PALETTE)], width=2)),
+                          row=1, col=c)
+        fig.update_xaxes(title_text=escape(x_title), row=1, col=c)
+    return _layout(fig, height=height)
+
+
+def history_figure(weights, step: int, q_labels: Sequence[str], k_labels: Sequence[str],
+                   loss_steps: Sequence[float], losses: Sequence[float], *, title: str = "", x_title: str = "",
+                   y_title: str = "", loss_title: str = "", step_label: str = "") -> go.Figure:
+    """Attention being learned, at one training step: one head's weights (Tq, Tk) at `step`, beside the
+    loss curve with that step marked (the loss interpolated in the logged losses).  The page plays the
+    steps back by drawing this figure again for each (a Streamlit slider and a timer: plotly's own frames
+    do not survive Streamlit's chart element)."""
+    mark = float(np.interp(step, loss_steps, losses)) if len(losses) else float("nan")
+    fig = make_subplots(rows=1, cols=2, column_widths=[0.55, 0.45], horizontal_spacing=0.12,
+                        subplot_titles=[escape(title), f"{escape(loss_title)} · {escape(step_label)} {step:,}"])
+    fig.add_trace(go.Heatmap(z=as_array(weights), x=tick_labels(k_labels), y=tick_labels(q_labels),
+                             colorscale=SEQUENTIAL, zmin=0.0, zmax=1.0, xgap=1, ygap=1,
+                             colorbar=dict(thickness=12, x=0.5), hovertemplate=_hover()), row=1, col=1)
+    fig.add_trace(go.Scatter(x=list(loss_steps), y=list(losses), mode="lines", line=dict(color=PALETTE[0], width=2),
+                             hoverinfo="skip"), row=1, col=2)
+    fig.add_trace(go.Scatter(x=[step], y=[mark], mode="markers", marker=dict(size=14, color=PALETTE[1])),
+                  row=1, col=2)
+    fig.update_yaxes(autorange="reversed", row=1, col=1)
+    fig.update_xaxes(title_text=escape(x_title), row=1, col=1)
+    fig.update_yaxes(title_text=escape(y_title), row=1, col=1)
+    fig.update_xaxes(title_text=escape(step_label), row=1, col=2)
+    return _layout(fig, height=480, legend=False)
+
+
+def smoothing_figure(vocab: Sequence[str], distributions: Mapping[str, Sequence[float]], *,
+                     title: str = "", x_title: str = "", y_title: str = "") -> go.Figure:
+    return bar_figure(vocab, distributions, title=title, x_title=x_title, y_title=y_title,
+                      text_fmt=".2f", y_range=(0, 1.12))

@@ -1,0 +1,29 @@
+"""The command line, one door: python -m transformer_core COMMAND [options]  (COMMAND --help for each)."""
+import importlib
+import sys
+
+COMMANDS = {  # command -> the module whose main() runs it
+    "data": "transformer_core.data.build",
+    "train": "transformer_core.training.train",
+    "evaluate": "transformer_core.training.evaluate",
+    "mixes": "transformer_core.training.mixes",
+    "average": "transformer_core.training.average",
+    "translate": "transformer_core.explainer.translate",
+    "attribution": "transformer_core.explainer.attribution",
+    "alignment": "transformer_core.explainer.alignment",
+    "hub": "transformer_core.checkpoints.hub",
+    "model_card": "transformer_core.checkpoints.model_card",
+    "seen": "transformer_core.checkpoints.seen",
+}
+
+
+def main(argv: list[str]) -> int:
+    if not argv or argv[0] not in COMMANDS:
+        print(f"usage: python -m transformer_core {{{','.join(COMMANDS)}}} [options]", file=sys.stderr)
+        return 0 if argv[:1] in (["-h"], ["--help"]) else 2
+    sys.argv[0] = f"python -m transformer_core {argv[0]}"       # what argparse calls the program
+    return importlib.import_module(COMMANDS[argv[0]]).main(argv[1:]) or 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,102 @@
+"""The clause: subject, verb, object, place and time, put in each language's word order (English SVO,
+Korean SOV with particles, German V2 with the object's case)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .. import korean
+from ..lexicon import Verb
+from ..phrases import NounPhrase, Subject
+from ..sentence import Chunk, chunk
+from .gen import KO_DESCRIPTIVE
+from .verbs import de_clause, de_verb, en_verb, ko_verb
+
+
+@dataclass
+class Clause:
+    subject: Subject
+    verb: Verb
+    tense: str
+    neg: bool = False
+    obj: NounPhrase | None = None
+    obj2: NounPhrase | None = None      # "apples and pears"
+    place: object | None = None
+    place_to: bool = False
+    time: object | None = None
+
+
+def obj_en(c: Clause, k: str) -> list[Chunk]:
+    if not c.obj:
+        return []
+    out = c.obj.en(k + "O")
+    if c.obj2:
+        out += [chunk("and", k + "O.and"), *c.obj2.en(k + "O2")]
+    return out
+
+
+def obj_ko(c: Clause, k: str) -> list[Chunk]:
+    if not c.obj:
+        return []
+    if c.obj2:
+        return [*c.obj.ko(k + "O", "와"), *c.obj2.ko(k + "O2", c.verb.ko_case)]
+    return c.obj.ko(k + "O", c.verb.ko_case)
+
+
+def obj_de(c: Clause, k: str) -> tuple[str, list[Chunk]]:
+    if not c.obj:
+        return "obj", []
+    case = c.verb.de_case
+    kein = c.neg and not c.verb.de_prep and c.obj.indefinite and not c.obj2
+    out = c.obj.de(k + "O", case, negated=k + "NEG" if kein else "")
+    if c.obj2:
+        out += [chunk("und", k + "O.and"), *c.obj2.de(k + "O2", case)]
+    if c.verb.de_prep:       # auf/mit goes with the English article, or with the verb ("wait for") when none
+        tag = k + ("O.det" if c.obj.det in ("a", "the", "this", "poss") else "V")
+        return "pp", [chunk(c.verb.de_prep, tag), *out]
+    return "obj", out
+
+
+def en_clause(c: Clause, question: bool, time_first: bool, contract: bool, k: str = "") -> list[Chunk]:
+    before, after = en_verb(c.verb.en, c.tense, c.subject.en_person, c.neg, question, contract, k)
+    place = [chunk(c.place.en_to if c.place_to else c.place.en_at, k + "P")] if c.place else []
+    time = [chunk(c.time.en + ("," if time_first else ""), k + "T")] if c.time else []
+    body = [*c.subject.en(k + "S"), *after, *obj_en(c, k), *place]
+    if question:
+        body = [*before, *body]
+    return [*time, *body] if time_first else [*body, *time]
+
+
+def ko_clause(c: Clause, style: str, time_first: bool, k: str = "", connective: str = "",
+              predicate: list[Chunk] | None = None) -> list[Chunk]:
+    """Subject (topic 은/는; "you" is dropped in questions), time, place, object, predicate (SOV)."""
+    drop_subject = style == "question" and c.subject.is_you
+    subject = [] if drop_subject else c.subject.ko("은", k + "S")
+    time = [chunk(c.time.ko, k + "T")] if c.time else []
+    place = []
+    if c.place:
+        place = [chunk(korean.with_particle(c.place.ko, "에" if c.place_to else "에서"), k + "P")]
+    if predicate is not None:
+        verb = predicate
+    elif connective:       # the first of two clauses: 먹고, 먹었지만
+        stem = korean.stem(c.verb.ko, c.verb.ko_irr, c.verb.ko in KO_DESCRIPTIVE)
+        endings = ([("었", "EP")] if c.tense == "past" else []) + [(connective, "EC")]
+        text = korean.predicate(stem, endings, negative=c.neg)
+        verb = [chunk(w, k + ("NEG" if w.startswith("않") else "V")) for w in text.split(" ")]
+    else:
+        verb = ko_verb(c.verb.ko, c.verb.ko_irr, c.tense, c.neg, style, k)
+    head = [*time, *subject] if time_first else [*subject, *time]
+    return [*head, *place, *obj_ko(c, k), *verb]
+
+
+def de_main(c: Clause, question: bool, time_first: bool, k: str = "") -> list[Chunk]:
+    verb = de_verb(c.verb.de, c.verb.de_aux, c.tense, c.subject.de_person)
+    subject = c.subject.de(k + "S")
+    time = [chunk(c.time.de, k + "T")] if c.time else []
+    kind, obj = obj_de(c, k)
+    place = [("pp", [chunk(c.place.de_to if c.place_to else c.place.de_at, k + "P")])] if c.place else []
+    kein = any(w == "kein" or w.startswith("kein") for w, _ in obj)
+    neg = c.neg and not kein
+    if time_first:
+        return de_clause(time, verb, subject, [(kind, obj), *place], neg, k)
+    mid = [("time", time), (kind, obj), *place]
+    return de_clause([] if question else subject, verb, subject if question else [], mid, neg, k)

@@ -1,0 +1,92 @@
+"""FRAMES: every frame by name, and build(), which makes one example of a frame."""
+from __future__ import annotations
+
+from typing import Callable
+import random
+
+from ..lexicon import Lexicon
+from ..sentence import Example
+from .gen import Gen, TENSES
+from .linked import comparative, reason, two_clauses
+from .questions import how_many, wh_what, wh_where, where_is
+from .requests import can_you_please, imperative, modal
+from .statements import be_adjective, be_noun, question, statement, there_is, this_is
+from .textbook import age, birthday, clock, color, distance, name_is, position, starts_at, weather, weather_verb
+
+
+def _frames() -> dict[str, Callable[[Gen], Example]]:
+    frames: dict[str, Callable[[Gen], Example]] = {}
+    for frame in ("intr", "tr", "motion", "intr_place", "tr_place"):
+        for tense in TENSES:
+            for neg in (False, True):
+                pol = "neg" if neg else "pos"
+                frames[f"{frame}.{tense}.{pol}"] = statement(frame, tense, neg)
+                if frame in ("tr", "motion", "intr"):
+                    frames[f"tf.{frame}.{tense}.{pol}"] = statement(frame, tense, neg, time_first=True)
+            frames[f"q.{frame}.{tense}"] = question(frame, tense)
+    for tense in ("present", "past"):
+        for neg in (False, True):
+            pol = "neg" if neg else "pos"
+            frames[f"be_adj.{tense}.{pol}"] = be_adjective(tense, neg)
+            frames[f"be_noun.{tense}.{pol}"] = be_noun(tense, neg)
+        frames[f"q.be_adj.{tense}"] = be_adjective(tense, False, ask=True)
+        frames[f"q.be_noun.{tense}"] = be_noun(tense, False, ask=True)
+    frames["this_is"] = this_is(False)
+    frames["q.this_is"] = this_is(True)
+    frames["there_is.pos"] = there_is(False)
+    frames["there_is.neg"] = there_is(True)
+    frames["where_is"] = where_is
+    for tense in TENSES:
+        frames[f"wh_what.{tense}"] = wh_what(tense)
+        frames[f"wh_where.intr.{tense}"] = wh_where("intr", tense)
+        frames[f"wh_where.motion.{tense}"] = wh_where("motion", tense)
+    frames["how_many"] = how_many
+    for kind in ("plain", "please", "dont"):
+        frames[f"imperative.{kind}"] = imperative(kind)
+    for kind in ("can", "want"):
+        for neg in (False, True):
+            frames[f"{kind}.{'neg' if neg else 'pos'}"] = modal(kind, neg)
+        frames[f"q.{kind}"] = modal(kind, False, ask=True)
+    frames["can_you_please"] = can_you_please
+    frames["comparative"] = comparative
+    for tense in ("present", "past", "future"):
+        frames[f"weather.{tense}"] = weather(tense)
+    frames["q.weather.present"] = weather("present", ask=True)
+    for word in ("and", "but"):
+        for tense in ("present", "past"):
+            frames[f"{word}.{tense}"] = two_clauses(word, tense)
+    frames["because"] = reason("because")
+    frames["when"] = reason("when")
+    for ask in (False, True):
+        q = "q." if ask else ""
+        frames[f"{q}color"] = color(ask)
+        frames[f"{q}age"] = age(ask)
+        frames[f"{q}name"] = name_is(ask)
+        frames[f"{q}clock"] = clock(ask)
+        frames[f"{q}birthday"] = birthday(ask)
+    for tense in ("present", "past"):
+        frames[f"starts_at.{tense}"] = starts_at(tense)
+        frames[f"q.starts_at.{tense}"] = starts_at(tense, ask=True)
+    frames["position.pos"] = position(False)
+    frames["position.neg"] = position(True)
+    frames["q.position"] = position(False, ask=True)
+    for near in (True, False):
+        frames[f"distance.{'near' if near else 'far'}"] = distance(near)
+        frames[f"q.distance.{'near' if near else 'far'}"] = distance(near, ask=True)
+    for tense in ("progressive", "past", "future", "present"):
+        frames[f"weather_verb.{tense}.pos"] = weather_verb(tense)
+    for tense in ("progressive", "past"):
+        frames[f"weather_verb.{tense}.neg"] = weather_verb(tense, neg=True)
+        frames[f"q.weather_verb.{tense}"] = weather_verb(tense, ask=True)
+    return frames
+
+
+FRAMES = _frames()
+
+
+def build(name: str, rng: random.Random, lex: Lexicon) -> Example:
+    g = Gen(rng, lex)
+    example = FRAMES[name](g)
+    example.frame = name
+    example.lemmas |= g.lemmas
+    return example

@@ -1,0 +1,87 @@
+"""The generator's state and its word choices: Gen draws the words of one example (core words more
+often), and the constants the frames share."""
+from __future__ import annotations
+
+import random
+
+from ..lexicon import Lexicon, Noun, Verb, core
+from ..phrases import NounPhrase, PRONOUNS, Subject
+
+
+TENSES = ("present", "past", "future", "progressive")
+
+STATIVE = {"like", "love", "hate", "have", "need", "want", "know", "understand", "own", "believe", "remember"}
+
+KO_DESCRIPTIVE = {"있다", "없다", "필요하다", "좋다", "싫다"}       # conjugated like adjectives: 있다, not 있는다
+
+ANIMAL_VERBS = {"sleep", "run", "swim", "eat", "drink", "jump", "walk", "play", "fly", "sing", "cry"}
+
+ROLES = {"student", "teacher", "doctor", "nurse", "cook", "farmer", "police officer", "pilot", "singer", "driver",
+         "dentist", "firefighter", "artist", "writer", "scientist", "engineer", "baker", "vet", "soldier", "actor",
+         "dancer", "painter", "musician", "waiter", "player", "child", "baby", "boy", "girl", "friend"}
+
+DE_ME = {"acc": "mich", "dat": "mir"}
+
+CORE_WEIGHT = 8       # how much more often a core word is drawn than another of its kind
+
+PLEASE_HELP = {"help", "call", "visit", "wake", "understand", "invite", "wait for", "take care of", "meet"}
+
+
+class Gen:
+    """A frame's source of choices: the random generator and the lexicon it may draw from."""
+
+    def __init__(self, rng: random.Random, lex: Lexicon):
+        self.rng, self.lex, self.core = rng, lex, core()
+        self.lemmas: set[str] = set()
+
+    def pick(self, items, used=True):
+        """One of items; a core word (lexicon/core.txt) CORE_WEIGHT times as likely as another."""
+        items = list(items)
+        item = self.rng.choices(items, [CORE_WEIGHT if getattr(i, "id", None) in self.core else 1 for i in items])[0]
+        if used and hasattr(item, "id"):
+            self.lemmas.add(item.id)
+        return item
+
+    def chance(self, p: float) -> bool:
+        return self.rng.random() < p
+
+    def nouns(self, classes) -> list[Noun]:
+        return [n for n in self.lex.nouns if n.cls in classes]
+
+    def verbs(self, frame: str, animal: bool = False) -> list[Verb]:
+        return [v for v in self.lex.verbs if v.frame == frame and (not animal or v.en in ANIMAL_VERBS)
+                and (frame != "tr" or self.nouns(v.obj))]
+
+    def adjective_for(self, cls: str, comparative: bool = False):
+        fits = [a for a in self.lex.adjectives if cls in a.applies and (not comparative or a.en_comp != "-")]
+        return self.pick(fits) if fits else None
+
+    def phrase(self, classes, dets=("a", "the", "bare", "poss", "num", "this"), adjective: float = 0.25,
+               plural: bool | None = None) -> NounPhrase:
+        mass_ok = any(d in ("the", "bare", "poss") for d in dets)
+        noun = self.pick([n for n in self.nouns(classes) if n.countable or mass_ok])
+        dets = [d for d in dets if noun.countable or d in ("the", "bare", "poss")]
+        det = self.pick(dets)
+        is_plural = noun.countable and (det in ("bare", "num") or (det in ("the", "poss", "this") and
+                                                                   (plural if plural is not None else self.chance(0.3))))
+        owner = number = adj = None
+        if det == "poss":
+            owner = self.pick(list(PRONOUNS.values()) + list(self.lex.names))
+        if det == "num":
+            number = self.pick([n for n in self.lex.numbers if n.n > 1])
+        if self.chance(adjective):
+            adj = self.adjective_for(noun.cls)
+        return NounPhrase(noun, det, is_plural, owner, adj, number)
+
+    def subject(self, animal_ok: bool = False, you_ok: bool = True) -> Subject:
+        r = self.rng.random()
+        if r < 0.5:
+            keys = [k for k in PRONOUNS if you_ok or k != "you"]
+            return Subject(pronoun=PRONOUNS[self.rng.choice(keys)])
+        if r < 0.7:
+            return Subject(name=self.pick(self.lex.names))
+        classes = ("person", "animal") if animal_ok else ("person",)
+        return Subject(phrase=self.phrase(classes, dets=("the", "poss"), adjective=0.15))
+
+    def time(self, tense: str):
+        return self.pick([t for t in self.lex.times if tense in t.tenses])

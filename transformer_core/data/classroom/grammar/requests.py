@@ -1,0 +1,119 @@
+"""Requests: imperatives, the modals (can, want to, have to, may), "can you please"."""
+from __future__ import annotations
+
+from .. import english, german, korean
+from ..phrases import PRONOUNS, Subject
+from ..sentence import Example, chunk
+from .clause import Clause, obj_de, obj_en, obj_ko, ko_clause
+from .gen import DE_ME, Gen, KO_DESCRIPTIVE, PLEASE_HELP, STATIVE
+from .statements import make_clause, lemmas_of
+from .verbs import DeVerb, de_clause
+
+
+def imperative(kind: str):
+    """kind: plain ('Open the door.' / '문을 여세요.' / 'Öffnen Sie die Tür.'), please, dont."""
+    def build(g: Gen) -> Example:
+        frame = g.pick(("tr", "tr", "intr", "motion"), used=False)
+        verb = g.pick([v for v in g.verbs(frame) if v.en not in STATIVE])
+        c = Clause(Subject(pronoun=PRONOUNS["you"]), verb, "present", kind == "dont")
+        if frame == "tr":
+            c.obj = g.phrase(verb.obj, dets=("the", "a", "poss", "this"), adjective=0.2)
+        if frame == "motion":
+            c.place, c.place_to = g.pick(g.lex.places), True
+        place = [chunk(c.place.en_to, "P")] if c.place else []
+        en_v = [chunk(verb.en, "V")]
+        if kind == "please":
+            en_v = [chunk("please", "PLEASE"), *en_v]
+        if kind == "dont":
+            en_v = [chunk("don't", "NEG"), *en_v]
+        en = [*en_v, *obj_en(c, ""), *place]
+        finite, prefix = german.present(verb.de, 5)
+        kind_obj, obj = obj_de(c, "")
+        please = [chunk("bitte", "PLEASE")] if kind == "please" else []
+        kein = any(w.startswith("kein") for w, _ in obj)        # "Kaufen Sie keinen Apfel.": no nicht as well
+        nicht = [chunk("nicht", "NEG")] if kind == "dont" and not kein else []
+        de_place = [chunk(c.place.de_to, "P")] if c.place else []
+        if kind_obj == "pp":
+            tail = [*please, *nicht, *obj, *de_place]
+        else:
+            tail = [*please, *obj, *nicht, *de_place]
+        de = [chunk(finite, "V"), chunk("Sie", "S", "V"), *tail, *([chunk(prefix, "V")] if prefix else [])]
+        stem = korean.stem(verb.ko, verb.ko_irr, verb.ko in KO_DESCRIPTIVE)
+        endings = {"plain": [("으세요", "EF")], "please": [("어", "EC"), ("주", "VX"), ("세요", "EF")],
+                   "dont": [("지", "EC"), ("말", "VX"), ("세요", "EF")]}[kind]
+        words = korean.predicate(stem, endings).split(" ")
+        tags = {"please": ("V", "PLEASE"), "dont": ("NEG",)}
+        ko_v = [chunk(words[0], "V")] + [chunk(w, *tags.get(kind, ("V",))) for w in words[1:]]
+        ko_place = [chunk(korean.with_particle(c.place.ko, "에"), "P")] if c.place else []
+        ko = [*ko_place, *obj_ko(c, ""), *ko_v]
+        return Example("", en, ko, de, lemmas=lemmas_of(c))
+    return build
+
+
+def modal(kind: str, neg: bool, ask: bool = False):
+    """kind 'can': 'I can read a book.' -> '나는 책을 읽을 수 있다.' -> 'Ich kann ein Buch lesen.';
+    kind 'want': 'I want to eat an apple.' -> '나는 사과를 먹고 싶다.' -> 'Ich will einen Apfel essen.'"""
+    def build(g: Gen) -> Example:
+        frame = g.pick(("tr", "tr", "intr", "motion"), used=False)
+        c = make_clause(g, frame, "present", neg, 0.3)
+        person = c.subject.en_person
+        if kind == "can":
+            word = "can't" if neg and g.chance(0.5) else "cannot" if neg else "can"
+            en_mod = [chunk(word, "MOD", *(("NEG",) if neg else ()))]
+        else:
+            want = english.verb("want", "VBZ" if person == 3 else "VB")
+            if neg:
+                aux = ("doesn't" if person == 3 else "don't") if g.chance(0.5) else \
+                    ("does not" if person == 3 else "do not")
+                en_mod = [chunk(aux, "NEG"), chunk("want", "MOD"), chunk("to", "MOD")]
+            else:
+                en_mod = [chunk(want, "MOD"), chunk("to", "MOD")]
+        place = [chunk(c.place.en_to if c.place_to else c.place.en_at, "P")] if c.place else []
+        time = [chunk(c.time.en, "T")] if c.time else []
+        if ask:
+            first = "Can" if kind == "can" else ("Does" if person == 3 else "Do")
+            rest = [] if kind == "can" else [chunk("want", "MOD"), chunk("to", "MOD")]
+            en = [chunk(first, "MOD"), *c.subject.en(), *rest, chunk(c.verb.en, "V"), *obj_en(c, ""), *place, *time]
+        else:
+            en = [*c.subject.en(), *en_mod, chunk(c.verb.en, "V"), *obj_en(c, ""), *place, *time]
+        modal_verb = "können" if kind == "can" else "wollen"
+        finite = german.present(modal_verb, c.subject.de_person)[0]
+        verb = DeVerb(finite, [german.infinitive(c.verb.de)])
+        kind_obj, obj = obj_de(c, "")
+        de_place = [("pp", [chunk(c.place.de_to if c.place_to else c.place.de_at, "P")])] if c.place else []
+        kein = any(w.startswith("kein") for w, _ in obj)
+        mid = [("time", [chunk(c.time.de, "T")] if c.time else []), (kind_obj, obj), *de_place]
+        if ask:
+            de = de_clause([], verb, c.subject.de(), mid, neg and not kein)
+        else:
+            de = de_clause(c.subject.de(), verb, [], mid, neg and not kein)
+        de = [(t, tags | {"MOD"} if t == finite else tags) for t, tags in de]
+        stem = korean.stem(c.verb.ko, c.verb.ko_irr, c.verb.ko in KO_DESCRIPTIVE)
+        last = "어요" if ask else "다"
+        if kind == "can":
+            text = korean.join([stem, ("을", "ETM"), ("수", "NNB"), ("없" if neg else "있", "VA"), (last, "EF")])
+        else:
+            more = [("지", "EC"), ("않", "VX")] if neg else []
+            text = korean.join([stem, ("고", "EC"), ("싶", "VX"), *more, (last, "EF")])
+        words = text.split(" ")
+        ko_v = [chunk(words[0], "V")] + [chunk(w, "MOD", *(("NEG",) if w.startswith(("않", "없")) else ()))
+                                         for w in words[1:]]
+        ko = ko_clause(c, "question" if ask else "statement", False, predicate=ko_v)
+        return Example("", en, ko, de, end="?" if ask else ".", lemmas=lemmas_of(c))
+    return build
+
+
+def can_you_please(g: Gen) -> Example:
+    """'Can you help me, please?' -> '저를 도와줄 수 있어요?' -> 'Können Sie mir bitte helfen?'"""
+    verbs = [v for v in g.verbs("tr") if v.en in PLEASE_HELP and not v.de_prep]
+    verb = g.pick(verbs)
+    me = (DE_ME[verb.de_case] if verb.de_case in DE_ME else "mich")
+    en = [chunk("can", "MOD"), chunk("you", "S"), chunk(verb.en, "V"), chunk("me,", "O"), chunk("please", "PLEASE")]
+    de = [chunk("können", "MOD"), chunk("Sie", "S"), chunk(me, "O"), chunk("bitte", "PLEASE"),
+          chunk(german.infinitive(verb.de), "V")]
+    stem = korean.stem(verb.ko, verb.ko_irr, False)
+    text = korean.join([stem, ("어", "EC"), ("주", "VX"), ("을", "ETM"), ("수", "NNB"), ("있", "VA"), ("어요", "EF")])
+    words = text.split(" ")
+    me_ko = korean.with_particle("저", verb.ko_case)
+    ko = [chunk(me_ko, "O"), chunk(words[0], "V", "PLEASE"), *(chunk(w, "MOD") for w in words[1:])]
+    return Example("", en, ko, de, end="?", lemmas={verb.id})

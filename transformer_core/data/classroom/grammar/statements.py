@@ -1,0 +1,153 @@
+"""Statements and yes/no questions of the clause, and the frames of "to be": adjectives, nouns,
+"this is", "there is"."""
+from __future__ import annotations
+
+from .. import english, german, korean
+from ..phrases import Subject
+from ..sentence import Example, chunk
+from .clause import Clause, de_main, en_clause, ko_clause
+from .gen import Gen, ROLES, STATIVE
+
+
+def make_clause(g: Gen, frame: str, tense: str, neg: bool, time_p: float = 0.4) -> Clause:
+    animal = frame == "intr" and g.chance(0.3)
+    verb_frame = {"intr": "intr", "intr_place": "intr", "tr": "tr", "tr_place": "tr", "motion": "motion"}[frame]
+    verbs = [v for v in g.verbs(verb_frame, animal) if not (tense == "progressive" and v.en in STATIVE)]
+    verb = g.pick(verbs)
+    subject = g.subject(animal_ok=animal)
+    obj = obj2 = None
+    if verb_frame == "tr":
+        generic = verb.en in ("like", "love", "hate")
+        dets = ("bare",) if generic and g.chance(0.7) else ("a", "the", "bare", "poss", "this") + ("num",) * (not neg)
+        obj = g.phrase(verb.obj, dets=dets)
+        if obj.det == "bare" and g.chance(0.15):
+            obj2 = g.phrase(verb.obj, dets=("bare",), adjective=0)
+            if obj2.noun == obj.noun:
+                obj2 = None
+    place = g.pick(g.lex.places) if frame in ("intr_place", "tr_place", "motion") else None
+    time = g.time(tense) if g.chance(time_p) else None
+    return Clause(subject, verb, tense, neg, obj, obj2, place, frame == "motion", time)
+
+
+def statement(frame: str, tense: str, neg: bool, time_first: bool = False):
+    def build(g: Gen) -> Example:
+        c = make_clause(g, frame, tense, neg, 1.0 if time_first else 0.4)
+        contract = g.chance(0.5)
+        return Example("", en_clause(c, False, time_first, contract), ko_clause(c, "statement", time_first),
+                       de_main(c, False, time_first), lemmas=lemmas_of(c))
+    return build
+
+
+def question(frame: str, tense: str):
+    def build(g: Gen) -> Example:
+        c = make_clause(g, frame, tense, False, 0.3)
+        return Example("", en_clause(c, True, False, False), ko_clause(c, "question", False),
+                       de_main(c, True, False), end="?", lemmas=lemmas_of(c))
+    return build
+
+
+def lemmas_of(c: Clause) -> set[str]:
+    out = {c.verb.id} | c.subject.lemmas()
+    for x in (c.obj, c.obj2):
+        if x:
+            out |= x.lemmas()
+    for x in (c.place, c.time):
+        if x:
+            out.add(x.id)
+    return out
+
+
+def _be(g: Gen, subject: Subject, tense: str, neg: bool, question: bool, contract: bool):
+    """English 'am/is/are (not)' chunks and German sein."""
+    be = english.be("past" if tense == "past" else "present", subject.en_person)
+    en_v = [chunk(be, "V")]
+    if neg:
+        en_v = [chunk(be + "n't", "V", "NEG")] if contract and be != "am" else [chunk(be, "V"), chunk("not", "NEG")]
+    de_v = german.preterite("sein", subject.de_person) if tense == "past" else german.present("sein", subject.de_person)[0]
+    return en_v, de_v
+
+
+def be_adjective(tense: str, neg: bool, ask: bool = False):
+    def build(g: Gen) -> Example:
+        persons = g.chance(0.4)
+        if persons:
+            subject = g.subject()
+            adjective = g.adjective_for("person")
+        else:
+            classes = {n.cls for n in g.lex.nouns}
+            adjective = g.pick([a for a in g.lex.adjectives if set(a.applies) & classes])
+            cls = g.pick(sorted(set(adjective.applies) & classes), used=False)
+            subject = Subject(phrase=g.phrase((cls,), dets=("the", "poss", "this"), adjective=0))
+        g.lemmas.add(adjective.id)
+        en_v, de_v = _be(g, subject, tense, neg, ask, g.chance(0.5))
+        ko_words = korean.adjective_predicate(adjective.ko, adjective.ko_irr, tense, neg, ask).split(" ")
+        ko_pred = [chunk(w, "NEG" if w.startswith(("않", "아니")) else "A") for w in ko_words]
+        ko_subject = [] if ask and subject.is_you else subject.ko("은")
+        en = ([*en_v, *subject.en(), chunk(adjective.en, "A")] if ask else
+              [*subject.en(), *en_v, chunk(adjective.en, "A")])
+        nicht = [chunk("nicht", "NEG")] if neg else []
+        de = ([chunk(de_v, "V"), *subject.de(), *nicht, chunk(adjective.de, "A")] if ask else
+              [*subject.de(), chunk(de_v, "V"), *nicht, chunk(adjective.de, "A")])
+        return Example("", en, [*ko_subject, *ko_pred], de, end="?" if ask else ".", lemmas=g.lemmas | subject.lemmas())
+    return build
+
+
+def be_noun(tense: str, neg: bool, ask: bool = False):
+    """'I am a student.' -> '나는 학생이다.' -> 'Ich bin Schüler.' (no article for a role in German)."""
+    def build(g: Gen) -> Example:
+        noun = g.pick([n for n in g.nouns(("person",)) if n.en in ROLES])
+        subject = g.subject(you_ok=True)
+        subject = Subject(pronoun=subject.pronoun) if subject.pronoun else Subject(name=g.pick(g.lex.names))
+        plural = subject.en_person == 0 and subject.pronoun and subject.pronoun.en != "you"
+        en_noun = english.plural(noun.en, noun.en_plural) if plural else noun.en
+        en_v, de_v = _be(g, subject, tense, neg, ask, g.chance(0.5))
+        en_np = ([] if plural else [chunk(english.article(noun.en), "O.det")]) + [chunk(en_noun, "O.n")]
+        en = ([*en_v, *subject.en(), *en_np] if ask else [*subject.en(), *en_v, *en_np])
+        de_noun = noun.de_plural if plural and noun.de_plural != "-" else noun.de
+        de_np = ([chunk(german.article("kein", "pl" if plural else noun.de_gender, "nom"), "NEG")] if neg else []) + \
+            [chunk(de_noun, "O.n")]
+        de = [chunk(de_v, "V"), *subject.de(), *de_np] if ask else [*subject.de(), chunk(de_v, "V"), *de_np]
+        ko_subject = [] if ask and subject.is_you else subject.ko("은")
+        if neg:
+            ko_pred = [chunk(korean.with_particle(noun.ko, "이"), "O.n"),
+                       chunk(korean.predicate(("아니", "VCN"), [("었", "EP")] * (tense == "past") +
+                                              [("에요" if ask else "다", "EF")]), "V", "NEG")]
+        else:
+            ko_pred = [chunk(korean.copula(noun.ko, tense == "past", ask), "O.n", "V")]
+        return Example("", en, [*ko_subject, *ko_pred], de, end="?" if ask else ".", lemmas={noun.id} | subject.lemmas())
+    return build
+
+
+def this_is(ask: bool):
+    """'This is an apple.' -> '이것은 사과이다.' -> 'Das ist ein Apfel.'"""
+    def build(g: Gen) -> Example:
+        np = g.phrase(("food", "drink", "thing", "readable", "clothing", "animal", "vehicle", "furniture",
+                       "instrument"), dets=("a", "poss"), plural=False)
+        en_is = [chunk("Is" if ask else "is", "V")]
+        en = [*en_is, chunk("this", "S"), *np.en("O")] if ask else [chunk("This", "S"), *en_is, *np.en("O")]
+        de = ([chunk("Ist", "V"), chunk("das", "S"), *np.de("O", "nom")] if ask else
+              [chunk("Das", "S"), chunk("ist", "V"), *np.de("O", "nom")])
+        ko_np = np.ko("O", None)
+        last_text, last_tags = ko_np[-1]
+        pred = korean.copula(last_text, question=ask)
+        ko = [chunk("이것은", "S"), *ko_np[:-1], chunk(pred, *last_tags, "V")]
+        return Example("", en, ko, de, end="?" if ask else ".", lemmas=np.lemmas())
+    return build
+
+
+def there_is(neg: bool):
+    """'There are two apples on the table.' -> '탁자 위에 사과가 두 개 있다.' -> 'Auf dem Tisch sind zwei Äpfel.'"""
+    def build(g: Gen) -> Example:
+        place = g.pick(g.lex.places)
+        np = g.phrase(("food", "drink", "thing", "readable", "clothing", "animal", "person", "vehicle", "furniture"),
+                      dets=("a", "num"), adjective=0.2)
+        verb = english.be("present", np.en_person)
+        en_v = [chunk(verb, "V"), chunk("no", "NEG")] if neg else [chunk(verb, "V")]
+        en_np = [c for c in np.en("O") if not (neg and c[0] in ("a", "an"))]
+        en = [chunk("there", "V"), *en_v, *en_np, chunk(place.en_at, "P")]
+        de_place = place.de_at[0].upper() + place.de_at[1:]
+        de = [chunk(de_place, "P"), chunk("sind" if np.plural else "ist", "V"), *np.de("O", "nom", negated="NEG" if neg else "")]
+        ko = [chunk(korean.with_particle(place.ko, "에"), "P"), *np.ko("O", "이"),
+              chunk("없다" if neg else "있다", "V", *(("NEG",) if neg else ()))]
+        return Example("", en, ko, de, lemmas=np.lemmas() | {place.id})
+    return build

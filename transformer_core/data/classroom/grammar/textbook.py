@@ -1,0 +1,324 @@
+"""The first units of a textbook: colours, age, names, the clock, when things start, birthdays,
+where things are, near and far, rain and snow."""
+from __future__ import annotations
+
+from .. import english, german, korean
+from ..phrases import NounPhrase, PRONOUNS, Subject
+from ..sentence import Example, chunk
+from .gen import Gen
+from .verbs import de_clause, de_verb, en_verb, ko_verb
+
+
+def weather(tense: str, ask: bool = False):
+    """'It was cold yesterday.' -> '어제는 추웠다.' -> 'Es war gestern kalt.'"""
+    def build(g: Gen) -> Example:
+        adjective = g.pick([a for a in g.lex.adjectives if "weather" in a.applies])
+        time = g.pick([t for t in g.lex.times if tense in t.tenses and not t.ko.endswith("에")])
+        be = "was" if tense == "past" else "is"
+        de_be = "war" if tense == "past" else "ist"
+        if tense == "future":
+            en_v, de_v, de_right = [chunk("will", "V"), chunk("be", "V")], "wird", [chunk("sein", "V")]
+        else:
+            en_v, de_v, de_right = [chunk(be, "V")], de_be, []
+        if ask:
+            en = [chunk(en_v[0][0], "V"), chunk("it", "S"), *en_v[1:], chunk(adjective.en, "A"), chunk(time.en, "T")]
+            de = [chunk(de_v, "V"), chunk("es", "S"), chunk(time.de, "T"), chunk(adjective.de, "A"), *de_right]
+        else:
+            en = [chunk("it", "S"), *en_v, chunk(adjective.en, "A"), chunk(time.en, "T")]
+            de = [chunk("es", "S"), chunk(de_v, "V"), chunk(time.de, "T"), chunk(adjective.de, "A"), *de_right]
+        endings = (korean.QUESTION if ask else korean.STATEMENT)[tense]
+        pred = korean.predicate(korean.stem(adjective.ko, adjective.ko_irr, True), endings)
+        every = time.ko.startswith("매")     # 오늘은 춥다, but 매일 춥다 (no topic after "every")
+        ko_time = time.ko if every else korean.with_particle(time.ko, "은")
+        ko = [chunk(ko_time, "T"), *(chunk(w, "A", "V") for w in pred.split(" "))]
+        return Example("", en, ko, de, end="?" if ask else ".", lemmas={adjective.id, time.id})
+    return build
+
+
+def _word(g: Gen, items, en: str):
+    """The lemma of items spelt en (an IndexError, which skips the frame, when the lexicon lacks it)."""
+    item = [i for i in items if i.en == en][0]
+    g.lemmas.add(item.id)
+    return item
+
+
+def color(ask: bool):
+    """'What color is the bag?' -> '가방은 무슨 색이에요?' -> 'Welche Farbe hat die Tasche?';
+    the answer 'The bag is green.' -> '가방은 초록색이다.' -> 'Die Tasche ist grün.'"""
+    def build(g: Gen) -> Example:
+        np = g.phrase(("thing", "clothing", "vehicle", "furniture"), dets=("the", "poss", "this"), adjective=0)
+        be = english.be("present", np.en_person)
+        if ask:
+            word = _word(g, g.lex.nouns, "color")
+            en = [chunk("what", "W"), chunk(word.en, "C"), chunk(be, "V"), *np.en("S")]
+            de = [chunk("welche", "W"), chunk(word.de, "C"), chunk("haben" if np.plural else "hat", "V"),
+                  *np.de("S", "nom")]
+            ko = [*np.ko("S", "은"), chunk("무슨", "W"), chunk(korean.copula(word.ko, question=True), "C", "V")]
+            return Example("", en, ko, de, end="?", lemmas=np.lemmas())
+        adjective = g.pick([a for a in g.lex.adjectives if "color" in a.applies and np.noun.cls in a.applies])
+        en = [*np.en("S"), chunk(be, "V"), chunk(adjective.en, "A")]
+        de = [*np.de("S", "nom"), chunk("sind" if np.plural else "ist", "V"), chunk(adjective.de, "A")]
+        pred = korean.adjective_predicate(adjective.ko, adjective.ko_irr, "present", False, False)
+        ko = [*np.ko("S", "은"), chunk(pred, "A", "V")]
+        return Example("", en, ko, de, lemmas=np.lemmas() | {adjective.id})
+    return build
+
+
+AGE_PEOPLE = ("brother", "sister", "son", "daughter", "cousin", "friend", "baby", "classmate")
+
+
+def _person(g: Gen, ask: bool) -> Subject:
+    """I (in statements), you (in questions), he, she, a name, or my/your... brother, sister, friend."""
+    r = g.rng.random()
+    if r < 0.5:
+        keys = ["you", "he", "she"] if ask else ["I", "I", "he", "she"]
+        return Subject(pronoun=PRONOUNS[g.rng.choice(keys)])
+    if r < 0.75:
+        return Subject(name=g.pick(g.lex.names))
+    noun = g.pick([n for n in g.nouns(("person",)) if n.en in AGE_PEOPLE])
+    return Subject(phrase=NounPhrase(noun, "poss", owner=g.pick(list(PRONOUNS.values()) + list(g.lex.names))))
+
+
+def age(ask: bool):
+    """'I am ten years old.' -> '나는 열 살이다.' -> 'Ich bin zehn Jahre alt.';
+    'How old are you?' -> '몇 살이에요?' -> 'Wie alt bist du?' (Korean counts years of age with native numbers and 살)."""
+    def build(g: Gen) -> Example:
+        subject = _person(g, ask)
+        be = english.be("present", subject.en_person)
+        de_be = german.present("sein", subject.de_person)[0]
+        ko_subject = [] if ask and subject.is_you else subject.ko("은")
+        if ask:
+            en = [chunk("how", "W"), chunk("old", "OLD"), chunk(be, "V"), *subject.en()]
+            de = [chunk("wie", "W"), chunk("alt", "OLD"), chunk(de_be, "V"), *subject.de()]
+            ko = [*ko_subject, chunk("몇", "W"), chunk(korean.copula("살", question=True), "OLD", "V")]
+            return Example("", en, ko, de, end="?", lemmas=subject.lemmas())
+        number = g.pick([n for n in g.lex.numbers if n.n > 1 or g.chance(0.2)])
+        years = "year" if number.n == 1 else "years"
+        en = [*subject.en(), chunk(be, "V"), chunk(number.en, "NUM"), chunk(years, "Y"), chunk("old", "OLD")]
+        de = [*subject.de(), chunk(de_be, "V"), chunk(number.de, "NUM"), chunk("Jahr" if number.n == 1 else "Jahre", "Y"),
+              chunk("alt", "OLD")]
+        ko = [*ko_subject, chunk(number.ko_attr, "NUM"), chunk(korean.copula("살"), "Y", "OLD", "V")]
+        return Example("", en, ko, de, lemmas=subject.lemmas() | {number.id})
+    return build
+
+
+def name_is(ask: bool):
+    """'My name is Minsu.' -> '내 이름은 민수이다.' -> 'Ich heiße Minsu.';
+    'What is your name?' -> '이름이 뭐예요?' -> 'Wie heißt du?'"""
+    def build(g: Gen) -> Example:
+        word = _word(g, g.lex.nouns, "name")
+        keys = ["you", "you", "he", "she"] if ask else ["I", "I", "he", "she"]
+        owner = PRONOUNS[g.rng.choice(keys)]
+        de_v = german.present("heißen", owner.de_person)[0]
+        if ask:
+            en = [chunk("what", "W"), chunk("is", "V"), chunk(owner.en_poss, "S"), chunk(word.en, "N")]
+            de = [chunk("wie", "W"), chunk(de_v, "V", "N"), chunk(owner.de, "S")]
+            ko_owner = [] if owner.en == "you" else [chunk(owner.ko_poss, "S")]
+            ko = [*ko_owner, chunk(korean.with_particle(word.ko, "이"), "N"), chunk("뭐예요", "W", "V")]
+            return Example("", en, ko, de, end="?")
+        gender = "f" if owner.en == "she" else "m" if owner.en == "he" else None
+        name = g.pick([n for n in g.lex.names if gender in (None, n.gender)])
+        en = [chunk(owner.en_poss, "S"), chunk(word.en, "N"), chunk("is", "V"), chunk(name.en, "NAME")]
+        de = [chunk(owner.de, "S"), chunk(de_v, "N", "V"), chunk(name.de, "NAME")]
+        ko = [chunk(owner.ko_poss, "S"), chunk(korean.with_particle(word.ko, "은"), "N"),
+              chunk(korean.copula(name.ko), "NAME", "V")]
+        return Example("", en, ko, de, lemmas={name.id})
+    return build
+
+
+def _hour(g: Gen):
+    return g.pick([n for n in g.lex.numbers if n.n <= 12])
+
+
+def clock(ask: bool):
+    """'It is three o'clock.' -> '세 시이다.' -> 'Es ist drei Uhr.';
+    'What time is it?' -> '몇 시예요?' -> 'Wie spät ist es?' (native numbers count the hours: 세 시)."""
+    def build(g: Gen) -> Example:
+        now = g.chance(0.3)
+        en_now, ko_now, de_now = ([chunk("now", "T")], [chunk("지금", "T")], [chunk("jetzt", "T")]) if now else ([], [], [])
+        if ask:
+            en = [chunk("what", "W"), chunk("time", "H"), chunk("is", "V"), chunk("it", "S"), *en_now]
+            de = [chunk("wie", "W"), chunk("spät", "H"), chunk("ist", "V"), chunk("es", "S"), *de_now]
+            ko = [*ko_now, chunk("몇", "W"), chunk(korean.copula("시", question=True), "H", "V")]
+            return Example("", en, ko, de, end="?")
+        hour = _hour(g)
+        en = [chunk("it", "S"), chunk("is", "V"), chunk(hour.en, "NUM"), chunk("o'clock", "H"), *en_now]
+        de = [chunk("es", "S"), chunk("ist", "V"), *de_now, chunk(hour.de, "NUM"), chunk("Uhr", "H")]
+        ko_now = [chunk("지금은", "T")] if now else []
+        ko = [*ko_now, chunk(hour.ko_attr, "NUM"), chunk(korean.copula("시"), "H", "V")]
+        return Example("", en, ko, de, lemmas={hour.id})
+    return build
+
+
+def starts_at(tense: str, ask: bool = False):
+    """'School starts at nine.' -> '학교는 아홉 시에 시작한다.' -> 'Die Schule beginnt um neun.';
+    'What time does the movie start?' -> '영화는 몇 시에 시작해요?' -> 'Um wie viel Uhr beginnt der Film?'"""
+    def build(g: Gen) -> Example:
+        verb = g.pick(g.verbs("event"))
+        if g.chance(0.25):      # school, the place: no English article
+            place = _word(g, g.lex.places, "school")
+            en_s = [chunk(place.en, "S.n")]
+            de_s = [chunk(german.article("def", place.de_gender, "nom"), "S.n"), chunk(place.de, "S.n")]
+            ko_s = [chunk(korean.with_particle(place.ko, "은"), "S.n")]
+        else:
+            noun = g.pick(g.nouns(("event",)))
+            g.lemmas.add(noun.id)
+            np = NounPhrase(noun, "the" if noun.countable else "bare")
+            en_s = np.en("S")
+            de_s = [chunk(german.article("def", noun.de_gender, "nom"), "S.n" if not noun.countable else "S.det"),
+                    chunk(noun.de, "S.n")]
+            ko_s = np.ko("S", "은")
+        if ask:
+            before, after = en_verb(verb.en, tense, 3, False, True, False)
+            en = [chunk("what", "W"), chunk("time", "W"), *before, *en_s, *after]
+            dv = de_verb(verb.de, verb.de_aux, tense, 2)
+            de = de_clause([chunk("um", "W"), chunk("wie", "W"), chunk("viel", "W"), chunk("Uhr", "W")], dv, de_s, [],
+                           False)
+            ko = [*ko_s, chunk("몇", "W"), chunk("시에", "W"), *ko_verb(verb.ko, verb.ko_irr, tense, False, "question")]
+            return Example("", en, ko, de, end="?", lemmas={verb.id})
+        hour = _hour(g)
+        oclock = g.chance(0.3)
+        _, after = en_verb(verb.en, tense, 3, False, False, False)
+        en = [*en_s, *after, chunk("at", "AT"), chunk(hour.en, "NUM"), *([chunk("o'clock", "H")] if oclock else [])]
+        de_hour = [chunk(hour.de, "NUM"), chunk("Uhr", "H")] if oclock else [chunk("eins" if hour.n == 1 else hour.de, "NUM")]
+        dv = de_verb(verb.de, verb.de_aux, tense, 2)
+        de = de_clause(de_s, dv, [], [("pp", [chunk("um", "AT"), *de_hour])], False)
+        ko = [*ko_s, chunk(hour.ko_attr, "NUM"), chunk("시에", "AT", "H"),
+              *ko_verb(verb.ko, verb.ko_irr, tense, False, "statement")]
+        return Example("", en, ko, de, lemmas={verb.id, hour.id})
+    return build
+
+
+BIRTHDAY_DAYS = {"today": "present", "tomorrow": "present", "yesterday": "past"}
+
+
+def birthday(ask: bool):
+    """'Today is my birthday.' -> '오늘은 내 생일이다.' -> 'Heute ist mein Geburtstag.';
+    'Is today your birthday?' -> '오늘이 너의 생일이에요?' -> 'Ist heute dein Geburtstag?'"""
+    def build(g: Gen) -> Example:
+        noun = _word(g, g.lex.nouns, "birthday")
+        day = g.pick([t for t in g.lex.times if t.en in BIRTHDAY_DAYS and not (ask and t.en == "yesterday")])
+        past = BIRTHDAY_DAYS[day.en] == "past"
+        owners = [PRONOUNS[k] for k in (("you", "you", "he", "she") if ask else ("I", "I", "you", "he", "she"))]
+        np = NounPhrase(noun, "poss", owner=g.pick(owners + list(g.lex.names)))
+        be, de_be = ("was", "war") if past else ("is", "ist")
+        ko_np = np.ko("O", None)
+        last, tags = ko_np[-1]
+        ko = [chunk(korean.with_particle(day.ko, "이" if ask else "은"), "T"), *ko_np[:-1],
+              chunk(korean.copula(last, past, ask), *tags, "V")]
+        if ask:
+            en = [chunk(be, "V"), chunk(day.en, "T"), *np.en("O")]
+            de = [chunk(de_be, "V"), chunk(day.de, "T"), *np.de("O", "nom")]
+        else:
+            en = [chunk(day.en, "T"), chunk(be, "V"), *np.en("O")]
+            de = [chunk(day.de, "T"), chunk(de_be, "V"), *np.de("O", "nom")]
+        return Example("", en, ko, de, end="?" if ask else ".", lemmas=np.lemmas() | {day.id})
+    return build
+
+
+# Where a thing is: English, Korean (after the landmark noun), German (with the dative).
+POSITIONS = (("under", "밑에", "unter"), ("on", "위에", "auf"), ("next to", "옆에", "neben"),
+             ("in front of", "앞에", "vor"), ("behind", "뒤에", "hinter"), ("in", "안에", "in"))
+
+SURFACES = {"table", "desk", "bed", "sofa", "chair", "shelf", "bookshelf", "bench", "armchair", "fridge", "box"}
+
+RIDES = {"car", "bus", "bike", "bicycle"}
+
+FLAT = {"door", "window", "curtain", "whiteboard", "blackboard"}
+
+BOOKS = {"book", "notebook", "textbook", "dictionary", "newspaper", "magazine", "comic book", "map", "diary", "novel",
+         "picture book", "calendar", "worksheet", "timetable"}
+
+CONTAINERS = {"box", "bag", "backpack", "basket", "pencil case", "closet", "drawer", "fridge", "car", "bus",
+              "locker", "trash can"}
+
+
+def position(neg: bool, ask: bool = False):
+    """'The ball is under the chair.' -> '공은 의자 밑에 있다.' -> 'Der Ball ist unter dem Stuhl.' (dative);
+    'im' for 'in dem'."""
+    def build(g: Gen) -> Example:
+        en_p, ko_p, de_p = g.pick(POSITIONS, used=False)
+        fits = {"on": SURFACES, "in": CONTAINERS}.get(en_p)
+        landmarks = [n for n in g.nouns(("furniture", "thing", "vehicle")) if n.countable and n.en not in FLAT and
+                     (n.en in fits if fits else n.cls == "furniture" or n.en in CONTAINERS | RIDES)]
+        landmark = g.pick(landmarks)
+        things = [n for n in g.nouns(("thing", "readable", "clothing", "animal", "food")) if n is not landmark
+                  and n.countable and (n.cls != "readable" or n.en in BOOKS)]
+        np = NounPhrase(g.pick(things), g.pick(("the", "the", "poss")), g.chance(0.2),
+                        owner=g.pick(list(PRONOUNS.values()) + list(g.lex.names), used=False))
+        at = NounPhrase(landmark, g.pick(("the", "the", "the", "poss")),
+                        owner=g.pick([p for p in PRONOUNS.values() if p.en not in ("they",)], used=False))
+        np = NounPhrase(np.noun, np.det, np.plural, np.owner if np.det == "poss" else None)
+        at = NounPhrase(at.noun, at.det, False, at.owner if at.det == "poss" else None)
+        be = english.be("present", np.en_person)
+        en_v = [chunk(be, "V")]
+        if neg:
+            en_v = [chunk(be + "n't", "V", "NEG")] if g.chance(0.5) else [chunk(be, "V"), chunk("not", "NEG")]
+        en_pp = [chunk(en_p, "PREP"), *at.en("L")]
+        en = [*en_v[:1], *np.en("S"), *en_pp] if ask else [*np.en("S"), *en_v, *en_pp]
+        de_at = at.de("L", "dat")
+        if de_p == "in" and at.det == "the" and landmark.de_gender in ("m", "n"):
+            de_pp = [chunk("im", "PREP", "L.det"), *de_at[1:]]
+        else:
+            de_pp = [chunk(de_p, "PREP"), *de_at]
+        de_v = "sind" if np.plural else "ist"
+        nicht = [chunk("nicht", "NEG")] if neg else []
+        de = ([chunk(de_v, "V"), *np.de("S", "nom"), *de_pp] if ask else
+              [*np.de("S", "nom"), chunk(de_v, "V"), *nicht, *de_pp])
+        exist = "있어요" if ask else "없다" if neg else "있다"
+        ko = [*np.ko("S", "은"), *at.ko("L", None), chunk(ko_p, "PREP"), chunk(exist, "V", *(("NEG",) if neg else ()))]
+        return Example("", en, ko, de, end="?" if ask else ".", lemmas=np.lemmas() | at.lemmas())
+    return build
+
+
+def distance(near: bool, ask: bool = False):
+    """'The train station is near the school.' -> '기차역은 학교 근처에 있다.' -> 'Der Bahnhof ist in der Nähe der
+    Schule.' (genitive); 'The zoo is far from the park.' -> '동물원은 공원에서 멀다.' -> 'Der Zoo ist weit vom Park
+    entfernt.' (dative, 'vom' for 'von dem').  Places of kind 'town', as subjects with 은/는."""
+    def build(g: Gen) -> Example:
+        town = [p for p in g.lex.places if p.kind == "town"]
+        here = g.pick(town)
+        there = g.pick([p for p in town if p is not here])
+        en_s = [chunk("the", "S.det"), chunk(here.en, "S.n")]
+        en_pp = [chunk("near" if near else "far from", "PREP"), chunk("the", "L.det"), chunk(there.en, "L.n")]
+        en = [chunk("is", "V"), *en_s, *en_pp] if ask else [*en_s, chunk("is", "V"), *en_pp]
+        de_s = [chunk(german.article("def", here.de_gender, "nom"), "S.det"), chunk(here.de, "S.n")]
+        if near:
+            article, noun = german.genitive(there.de, there.de_gender)
+            de_pp = [chunk("in der Nähe", "PREP"), chunk(article, "L.det"), chunk(noun, "L.n")]
+        elif there.de_gender == "f":
+            de_pp = [chunk("weit von", "PREP"), chunk("der", "L.det"), chunk(there.de, "L.n"), chunk("entfernt", "PREP")]
+        else:
+            de_pp = [chunk("weit vom", "PREP", "L.det"), chunk(there.de, "L.n"), chunk("entfernt", "PREP")]
+        de = [chunk("ist", "V"), *de_s, *de_pp] if ask else [*de_s, chunk("ist", "V"), *de_pp]
+        ko_s = chunk(korean.with_particle(here.ko, "은"), "S.n")
+        if near:
+            ko = [ko_s, chunk(there.ko, "L.n"), chunk("근처에", "PREP"), chunk("있어요" if ask else "있다", "V")]
+        else:
+            ko = [ko_s, chunk(korean.with_particle(there.ko, "에서"), "L.n", "PREP"),
+                  chunk("멀어요" if ask else "멀다", "V", "PREP")]
+        return Example("", en, ko, de, end="?" if ask else ".", lemmas={here.id, there.id})
+    return build
+
+
+def weather_verb(tense: str, neg: bool = False, ask: bool = False):
+    """'It is raining now.' -> '지금 비가 오고 있다.' -> 'Es regnet jetzt.'; 'It rained yesterday.' -> '어제 비가 왔다.'
+    -> 'Es hat gestern geregnet.'; 'Will it snow tomorrow?' -> '내일 눈이 올 거예요?' -> 'Wird es morgen schneien?'"""
+    def build(g: Gen) -> Example:
+        verb = g.pick(g.verbs("weather"))
+        times = [t for t in g.lex.times if tense in t.tenses and not any(w in t.en for w in ("week", "month", "year"))]
+        time = g.pick(times) if tense != "progressive" or g.chance(0.5) else None
+        before, after = en_verb(verb.en, tense, 3, neg, ask, g.chance(0.5))
+        rain = lambda c: (c[0], c[1] | {"RAIN"})        # noqa: E731  the word that says rain or snow
+        en = [*before, chunk("it", "S"), *after[:-1], rain(after[-1]), *([chunk(time.en, "T")] if time else [])]
+        dv = de_verb(verb.de, verb.de_aux, tense, 2)
+        lexical = dv.finite if tense in ("present", "progressive") else dv.right[-1]
+        mid = [("time", [chunk(time.de, "T")] if time else [])]
+        es = [chunk("es", "S")]
+        de = de_clause([], dv, es, mid, neg) if ask else de_clause(es, dv, [], mid, neg)
+        de = [rain(c) if c[0] == lexical else c for c in de]
+        noun, verb_ko = verb.ko.rsplit(" ", 1)
+        pred = ko_verb(verb_ko, verb.ko_irr, tense, neg, "question" if ask else "statement")
+        ko = [*([chunk(time.ko, "T")] if time else []), chunk(noun, "RAIN"), *pred]
+        return Example("", en, ko, de, end="?" if ask else ".", lemmas={verb.id})
+    return build

@@ -1,0 +1,152 @@
+"""The model runs the sentence pages show, as plain data (lists and numpy arrays: they cache and pickle).
+
+    translation(ckpt, text, beam, heads_off)   the translation, its pieces, the attention of one
+                                               teacher-forced pass {kind: (L, h, Tq, Tk)}
+    steps(ckpt, text, beam, heads_off)         every decoding step: prefixes, top-k, cross-attention,
+                                               beams
+    greedy_steps(ckpt, text, prefix)           greedy decoding from a forced beginning (what if), step by step
+    samples(ckpt, text, T, top_k, top_p, seed) five draws and the first step's distribution before/after
+    attribution_run(ckpt, src, out, method)    gradient attribution and each row's share
+    run_folder(kind, folder, …)                RUNS[kind] on the checkpoint in `folder`, loaded once per
+                                               process: what a worker process of workpool.WorkPool runs
+
+No Streamlit here: the pages (pages/ui/sentence.py) call these on a worker pool.  A run whose attention
+record would pass RECORD_BUDGET (an uploaded model of many layers and heads, a long sentence) is refused
+with RunTooLarge before it starts.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import lru_cache
+from pathlib import Path
+
+import torch
+
+from ..explainer import attribution, explain
+from ..checkpoints.files import Checkpoint
+from ..checkpoints.load import load_checkpoint
+from ..model.decoding import filtered_distribution, first_log_probs, greedy_decode, sample_decode
+from ..explainer.translate import source_ids, translate
+
+RECORD_BUDGET = 32_000_000      # numbers one run may hold at once (float32: 128 MB); the bundled models need < 5 M
+
+
+class RunTooLarge(ValueError):
+    """A run that would hold more numbers than RECORD_BUDGET: .elements, .budget."""
+
+    def __init__(self, elements: int, budget: int):
+        super().__init__(f"this sentence would make the model hold {elements:,} numbers at once, more than "
+                         f"the {budget:,} one run may")
+        self.elements, self.budget = elements, budget
+
+    def __reduce__(self):              # raised in a worker process, it travels back pickled
+        return RunTooLarge, (self.elements, self.budget)
+
+
+def recorded_elements(cfg, src_len: int, beam: int) -> int:
+    """What a traced run holds, at most: every layer's and head's attention of one teacher-forced pass,
+    L·h·(S² + T² + T·S), and the decoding steps' cross-attention rows of each live hypothesis (beam·T·S);
+    the FFN's hidden activations of every layer ((S + T)·d_ff·L, which a full trace keeps), and the
+    logits over the vocabulary (T·V).  T is the longest output decoding allows (decoding.default_max_len)."""
+    S = src_len
+    T = min(cfg.max_len - 1, 2 * S + 10)
+    attention = cfg.n_heads * (cfg.n_encoder_layers * S * S
+                               + cfg.n_decoder_layers * (T * T + (1 + max(beam, 1)) * T * S))
+    ffn = (cfg.n_encoder_layers * S + cfg.n_decoder_layers * T) * cfg.d_ff
+    return attention + ffn + T * cfg.vocab_size
+
+
+def check_budget(ckpt: Checkpoint, text: str, beam: int) -> None:
+    src, _ = source_ids(ckpt.tokenizer, text, ckpt.config.max_len)
+    elements = recorded_elements(ckpt.config, len(src), beam)
+    if elements > RECORD_BUDGET:
+        raise RunTooLarge(elements, RECORD_BUDGET)
+
+
+def one_thread() -> None:
+    """Tiny single-sentence models on a shared CPU: more torch threads only contend (10× slower here)."""
+    if torch.get_num_threads() != 1:
+        torch.set_num_threads(1)
+
+
+def translation(ckpt: Checkpoint, text: str, beam: int, heads_off: tuple) -> dict:
+    """Translate, then ONE traced teacher-forced forward on [BOS] + output for the attention."""
+    one_thread()
+    check_budget(ckpt, text, beam)
+    off = explain.heads_off_map(heads_off) or None
+    tr = translate(ckpt, text, beam=beam, heads_off=off)
+    tok = ckpt.tokenizer
+    return {"src_ids": tr.src_ids, "out_ids": tr.out_ids, "text": tr.text, "truncated": tr.truncated,
+            "text_src": text, "src_pieces": tok.pieces(tr.src_ids),
+            "tgt_pieces": tok.pieces(explain.decoder_input(ckpt.model, tr.out_ids)),   # decoder input
+            "pred_pieces": tok.pieces([*tr.out_ids, ckpt.config.eos_id]),               # what each row predicts
+            "attn": explain.teacher_forced_attention(ckpt.model, tr.src_ids, tr.out_ids, heads_off=off)}
+
+
+def steps(ckpt: Checkpoint, text: str, beam: int, heads_off: tuple) -> dict:
+    """Translate with a trace of every decoding step (numpy, so it caches and pickles cheaply)."""
+    one_thread()
+    check_budget(ckpt, text, beam)
+    tr = translate(ckpt, text, beam=beam, trace=True)
+    tok = ckpt.tokenizer
+    trace = [{"step": s.step, "prefixes": [list(p) for p in s.prefixes],
+              "prefix_pieces": [tok.pieces(p) for p in s.prefixes],
+              "topk_ids": s.topk_ids, "topk_pieces": [tok.pieces(ids) for ids in s.topk_ids],
+              "topk_probs": s.topk_probs, "cross": s.cross.numpy(),
+              "beams": [(list(ids), float(score), tok.pieces(ids)) for ids, score in s.beams],
+              "finished": [(list(ids), float(score), tok.pieces(ids)) for ids, score in s.finished]}
+             for s in (tr.decoded.steps or [])]
+    return {"src_ids": tr.src_ids, "src_pieces": tok.pieces(tr.src_ids), "out_ids": tr.out_ids,
+            "text": tr.text, "truncated": tr.truncated, "score": tr.decoded.score, "steps": trace}
+
+
+def greedy_steps(ckpt: Checkpoint, text: str, prefix: tuple[int, ...] = ()) -> dict:
+    """Greedy decoding of text, from a forced beginning when given (what if), as plain data: the output
+    ids, text and log P, and per step the top-5 ids and probabilities, the token chosen and the last
+    layer's encoder-decoder attention averaged over heads (S,)."""
+    one_thread()
+    src, _ = source_ids(ckpt.tokenizer, text, ckpt.config.max_len)
+    out = greedy_decode(ckpt.model, src, trace=True, prefix=list(prefix)[: ckpt.config.max_len - 2])
+    return {"src_ids": src, "ids": out.ids, "text": ckpt.tokenizer.decode(out.ids), "score": out.score,
+            "steps": [{"topk_ids": s.topk_ids[0], "topk_probs": s.topk_probs[0], "token": s.beams[0][0][-1],
+                       "cross_last": s.cross[0, -1].mean(0).cpu().numpy()} for s in out.steps or []]}
+
+
+def samples(ckpt: Checkpoint, text: str, temperature: float, top_k: int, top_p: float, seed: int,
+            n: int = 5) -> dict:
+    """n translations drawn with seeds seed … seed + n − 1, and the first step's 10 most likely tokens with
+    their probabilities at each stage of the filters: the model's, after the temperature, after top-k too,
+    after top-p too (the last is what sampling draws from)."""
+    one_thread()
+    src, _ = source_ids(ckpt.tokenizer, text, ckpt.config.max_len)
+    draws = [sample_decode(ckpt.model, src, temperature, top_k, top_p, seed + i) for i in range(n)]
+    logp = first_log_probs(ckpt.model, src)                                    # (V,)
+    stages = {"model": logp.exp(), "temperature": filtered_distribution(logp, temperature),
+              "top_k": filtered_distribution(logp, temperature, top_k),
+              "top_p": filtered_distribution(logp, temperature, top_k, top_p)}  # each (V,)
+    ids = logp.topk(10).indices.tolist()
+    return {"seeds": [seed + i for i in range(n)], "texts": [ckpt.tokenizer.decode(d.ids) for d in draws],
+            "scores": [d.score for d in draws], "top_ids": ids,
+            "stages": {name: probs[ids].tolist() for name, probs in stages.items()},
+            "kept": int((stages["top_p"] > 0).sum()), "top": float(logp.exp().max())}
+
+
+def attribution_run(ckpt: Checkpoint, src_ids: tuple[int, ...], out_ids: tuple[int, ...], method: str) -> dict:
+    """The attribution scores (T, S) and each row's share (attribution.shares)."""
+    one_thread()
+    scores = attribution.attribute(ckpt.model, list(src_ids), list(out_ids), method)
+    return {"scores": scores, "shares": attribution.shares(scores)}
+
+
+RUNS: dict[str, Callable[[Checkpoint, str, int, tuple], dict]] = {"translation": translation, "steps": steps}
+
+
+@lru_cache(maxsize=8)
+def _checkpoint(folder: str, stamp: int) -> Checkpoint:
+    return load_checkpoint(folder)
+
+
+def run_folder(kind: str, folder: str, text: str, beam: int, heads_off: tuple) -> dict:
+    """RUNS[kind] on the checkpoint in `folder`: loaded once per process, again when a file of it changes."""
+    stamp = max(p.stat().st_mtime_ns for p in Path(folder).iterdir())
+    return RUNS[kind](_checkpoint(folder, stamp), text, beam, heads_off)
