@@ -184,7 +184,7 @@ DONE_JS = r"""([exp]) => {
     if (memo === undefined) seen.set(full, memo = {data: dataOk(full), drawn: false});
     if (!memo.data) return false;
     if (memo.drawn) return true;
-    const heat = full.filter(t => t.type === 'heatmap').length;
+    const heat = full.filter(t => t.type === 'heatmap' && t.z && t.z.length).length;   // (an empty cover draws nothing)
     if (gd.querySelectorAll('g.hm image').length < heat) return false;  // every heatmap drawn
     const ticks = tickTexts(gd);
     memo.drawn = !ticks.length                   // thumbnails without tick labels: data + images above

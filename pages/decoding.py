@@ -13,6 +13,7 @@ from pages.ui import figures, model_state, theme
 from pages.ui.export import matrix_frame
 from pages.ui.i18n import t
 from pages.ui.sentence import layer_head_label, search_note, sentence_run, session_run, start_label
+from pages.ui.whatif import whatif_view
 from pages.ui.widgets import escape_md, latex, page_header, presenting, show_figure
 from transformer_core.serving import runs
 
@@ -38,15 +39,10 @@ def lesson(ckpt, beam: int) -> None:
 
 def shift_table(prefix: list[str], chosen: list[str]) -> pd.DataFrame:
     """Decoder input (shifted right) over what each position predicts: the target shifted left."""
-    prefix, chosen = names(prefix), names(chosen)
+    prefix, chosen = theme.token_labels(prefix), theme.token_labels(chosen)
     targets = [*prefix[1:], " | ".join(chosen) if chosen else "?"]
     return pd.DataFrame([prefix, targets], index=[t("decoding.table.input"), t("decoding.table.target")],
                         columns=[str(i) for i in range(len(prefix))])
-
-
-def names(pieces) -> list[str]:
-    """Pieces as every view writes them (theme.token_label: <s>, </s>, ·word)."""
-    return [theme.token_label(p) for p in pieces]
 
 
 def kept_after(step: dict, b: int) -> list[int]:
@@ -97,7 +93,7 @@ def step_view(res: dict, beam: int, n_heads: int, eos_piece: str) -> None:
         fig = figures.topk_figure(named, step["topk_probs"][b], chosen=chosen_idx,
                                   title=t("decoding.topk.title", k=len(step["topk_probs"][b])),
                                   x_title=t("decoding.topk.x"))
-        data = pd.DataFrame({"token": names(step["topk_pieces"][b]), "id": step["topk_ids"][b],
+        data = pd.DataFrame({"token": theme.token_labels(step["topk_pieces"][b]), "id": step["topk_ids"][b],
                              "probability": step["topk_probs"][b]})
         show_figure(fig, f"step{s}_topk", data, key="dec_topk")
     with c2:
@@ -113,7 +109,7 @@ def step_view(res: dict, beam: int, n_heads: int, eos_piece: str) -> None:
         input_table(s, prefix, chosen, eos_piece)
     st.markdown(f"**{t('decoding.beams.title')}**")
     beams = pd.DataFrame([{t("decoding.beams.rank"): i + 1,
-                           t("decoding.beams.tokens"): " ".join(names(pieces)),
+                           t("decoding.beams.tokens"): " ".join(theme.token_labels(pieces)),
                            t("decoding.beams.len"): len(ids),
                            t("decoding.beams.score"): round(score, 4)}
                           for i, (ids, score, pieces) in enumerate(step["beams"])])
@@ -127,7 +123,7 @@ def step_view(res: dict, beam: int, n_heads: int, eos_piece: str) -> None:
         best = max(score for _, score, _ in step["finished"])
         ranked = sorted(step["finished"], key=lambda f: -f[1])
         st.dataframe(pd.DataFrame([{t("decoding.beams.rank"): i + 1,
-                                    t("decoding.beams.tokens"): " ".join(names(pieces)),
+                                    t("decoding.beams.tokens"): " ".join(theme.token_labels(pieces)),
                                     t("decoding.beams.len"): len(ids),
                                     t("decoding.finished.score"): round(score, 4),
                                     t("decoding.finished.best"): "✓" if score == best else ""}
@@ -138,58 +134,6 @@ def step_view(res: dict, beam: int, n_heads: int, eos_piece: str) -> None:
 # ---------------------------------------------------------------- what if, and sampling
 
 @st.fragment
-def whatif_view(ckpt, text: str) -> None:
-    """What if the translation began otherwise?  Force a beginning (typed, or the model's own beginning up
-    to a step with another of that step's top 5) and watch the model continue from it (Seq2Seq-Vis)."""
-    st.subheader(t("decoding.whatif.title"))
-    st.markdown(t("decoding.whatif.explain"))
-    tok, key = ckpt.tokenizer, model_state.active_key()
-    base = session_run(runs.greedy_steps, key, ckpt, text, ())
-    if not base["steps"]:
-        return
-    steps = base["steps"]
-    # the translation's tokens, each a button: click one to change the translation from there
-    step = st.pills(t("decoding.whatif.step"), range(len(steps)), key="dec_whatif_step", default=0,
-                    format_func=lambda i: theme.token_label(tok.id_to_piece(steps[i]["token"])))
-    step = 0 if step is None else step
-    options = steps[step]["topk_ids"]
-    alternative = st.selectbox(t("decoding.whatif.alternative", t=step + 1), options, index=min(1, len(options) - 1),
-                               key=f"dec_whatif_alt_{step}", format_func=lambda i: theme.token_label(tok.id_to_piece(i)))
-    typed = st.text_input(t("decoding.whatif.typed"), key="dec_whatif_text", max_chars=200,
-                          placeholder=t("decoding.whatif.typed_placeholder"))
-    prefix = tuple(tok.encode_target(typed) if typed.strip() else [*base["ids"][:step], alternative])
-    forced = session_run(runs.greedy_steps, key, ckpt, text, prefix)
-    changed = next((i for i, (a, b) in enumerate(zip(base["ids"] + [-1], forced["ids"] + [-2])) if a != b),
-                   len(prefix))
-    c1, c2 = st.columns(2)
-    with c1.container(border=True):
-        st.caption(t("decoding.whatif.model", score=f"{base['score']:.3f}"))
-        st.markdown("#### " + escape_md(base["text"]))
-    with c2.container(border=True):
-        st.caption(t("decoding.whatif.forced", n=len(prefix), score=f"{forced['score']:.3f}"))
-        st.markdown("#### " + escape_md(forced["text"]))
-    if changed >= len(forced["steps"]) or changed >= len(steps):
-        return
-    before, after_at = steps[changed], min(changed + 1, len(forced["steps"]) - 1)
-    after = forced["steps"][after_at]
-    c1, c2 = st.columns(2)
-    with c1:
-        fig = figures.topk_figure(names(tok.pieces(before["topk_ids"])), before["topk_probs"], title=
-                                  t("decoding.whatif.before", t=changed + 1), x_title=t("decoding.topk.x"))
-        show_figure(fig, f"whatif_before_{changed + 1}", key="dec_whatif_before")
-    with c2:
-        fig = figures.topk_figure(names(tok.pieces(after["topk_ids"])), after["topk_probs"], title=
-                                  t("decoding.whatif.after", t=after_at + 1), x_title=t("decoding.topk.x"))
-        show_figure(fig, f"whatif_after_{after_at + 1}", key="dec_whatif_after")
-    changed_steps = forced["steps"][changed:]
-    rows = np.stack([s["cross_last"] for s in changed_steps])                # (steps, S)
-    labels = names(tok.pieces([s["token"] for s in changed_steps]))
-    src_pieces = tok.pieces(forced["src_ids"])
-    fig = figures.attention_heatmap(rows, labels, src_pieces, title=t("decoding.whatif.cross"),
-                                    x_title=t("decoding.cross.x"), colorbar_title=t("translate.weight"))
-    show_figure(fig, "whatif_cross", matrix_frame(rows, labels, src_pieces), key="dec_whatif_cross")
-
-
 @st.fragment
 def sampling_view(ckpt, text: str) -> None:
     """Sampling instead of the most likely token: temperature, top-k and top-p filter the next-token
@@ -203,7 +147,7 @@ def sampling_view(ckpt, text: str) -> None:
     seed = c4.number_input(t("decoding.sample.seed"), 0, 10 ** 6, 0, key="dec_seed")
     drawn = session_run(runs.samples, model_state.active_key(), ckpt, text, float(temperature), int(top_k),
                         float(top_p), int(seed))
-    fig = figures.bar_figure(names(ckpt.tokenizer.pieces(drawn["top_ids"])),
+    fig = figures.bar_figure(theme.token_labels(ckpt.tokenizer.pieces(drawn["top_ids"])),
                              {t(f"decoding.sample.stage.{name}"): probs for name, probs in drawn["stages"].items()},
                              title=t("decoding.sample.dist"), x_title=t("decoding.sample.axis"), text_fmt=".2g",
                              horizontal=True, height=200 + 14 * 4 * len(drawn["top_ids"]))
@@ -235,7 +179,7 @@ def main() -> None:
     if presenting():
         lesson(ckpt, beam)
     st.divider()
-    whatif_view(ckpt, text)
+    whatif_view(ckpt, text, "dec")
     st.divider()
     sampling_view(ckpt, text)
 

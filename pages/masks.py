@@ -46,7 +46,7 @@ def batch_section(ids: torch.Tensor, tokens: list[list[str]], lines: list[str], 
     rows = [t("masks.sentence_n", n=b + 1) for b in range(len(tokens))]
     with c1:
         st.caption(t("masks.batch.tokens"))
-        st.dataframe(pd.DataFrame([[theme.token_label(x) for x in row] for row in tokens], index=rows), width="stretch")
+        st.dataframe(pd.DataFrame([theme.token_labels(row) for row in tokens], index=rows), width="stretch")
     with c2:
         st.caption(t("masks.batch.ids", pad=pad_id))
         st.dataframe(pd.DataFrame(ids.numpy(), index=rows), width="stretch")

@@ -229,9 +229,9 @@ def norm_section(tr: explain.FullTrace, model, src: list[str], tgt: list[str]) -
 
 def loss_section(tr: explain.FullTrace, tokenizer, vocab: int) -> None:
     st.header(t("shapes.loss.title"))
-    tgt_in = [theme.token_label(p) for p in tokenizer.pieces(tr.tgt_in[0].tolist())]
+    tgt_in = theme.token_labels(tokenizer.pieces(tr.tgt_in[0].tolist()))
     st.markdown(t("shapes.loss.explain", start=theme.token_label(tgt_in[0])))
-    labels = [theme.token_label(p) for p in tokenizer.pieces(tr.labels[0].tolist())]
+    labels = theme.token_labels(tokenizer.pieces(tr.labels[0].tolist()))
     losses = explain.token_losses(tr.logits[0], tr.labels[0])
     B, T, V = tr.logits.shape
     latex(rf"\underset{{({B}, {T})}}{{(B, T)}} \;\xrightarrow{{\cdots\ E^T}}\; "
@@ -297,7 +297,7 @@ def main() -> None:
     key = model_state.active_key()
     tr = traced(key, ckpt, res)
     cfg = ckpt.config
-    src, tgt = ([theme.token_label(p) for p in pieces] for pieces in (res["src_pieces"], res["tgt_pieces"]))
+    src, tgt = (theme.token_labels(pieces) for pieces in (res["src_pieces"], res["tgt_pieces"]))
     st.caption(t("shapes.model", d_model=cfg.d_model, h=cfg.n_heads, d_k=cfg.d_k, d_ff=cfg.d_ff,
                  n_enc=cfg.n_encoder_layers, n_dec=cfg.n_decoder_layers, V=cfg.vocab_size))
     walk_section(tr, cfg)

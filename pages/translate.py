@@ -15,6 +15,7 @@ from pages.ui import figures, model_state, theme
 from pages.ui.export import matrix_frame
 from pages.ui.i18n import current_lang, strings, t
 from pages.ui.sentence import kind_label, layer_head_label, run_cached, sentence_run, session_run
+from pages.ui.whatif import whatif_view
 from pages.ui.widgets import busy_notice, download_buttons, escape_md, latex, page_header, presenting, show_figure
 from transformer_core.explainer import alignment, attribution, explain, input_check
 from transformer_core.serving import runs
@@ -74,9 +75,9 @@ def attention_view(res: dict, tgt_lang: str, n_layers: int, n_heads: int) -> Non
         st.subheader(t("translate.attn.title"))
         lesson(res)
     level = st.session_state.get("tr_level") or "token" if present else units_control()
-    tabs = st.tabs([kind_label(k) for k in KINDS] + [t("translate.align.tab"), t("translate.attr.tab")],
-                   key="tr_kind", on_change="rerun")
-    for view, tab in zip((*KINDS, "align", "attr"), tabs):
+    tabs = st.tabs([kind_label(k) for k in KINDS] + [t("translate.align.tab"), t("translate.attr.tab"),
+                                                     t("translate.whatif.tab")], key="tr_kind", on_change="rerun")
+    for view, tab in zip((*KINDS, "align", "attr", "whatif"), tabs):
         if tab.open is False:
             continue
         with tab:
@@ -84,6 +85,8 @@ def attention_view(res: dict, tgt_lang: str, n_layers: int, n_heads: int) -> Non
                 alignment_view(res, tgt_lang, n_layers, n_heads)
             elif view == "attr":
                 attribution_view(res)
+            elif view == "whatif":
+                whatif_tab(res)
             else:
                 kind_view(res, view, level or "token", tgt_lang)
     if present:
@@ -313,6 +316,15 @@ def attribution_aer(ckpt, res: dict, shares: np.ndarray) -> None:
     best = np.unravel_index(int(np.argmin(heads["heads"])), np.shape(heads["heads"]))
     st.markdown(t("translate.attr.aer", attr=f"{alignment.aer(words, alignment.parse(links)):.2f}",
                   layer=best[0] + 1, head=best[1] + 1, best=f"{np.min(heads['heads']):.2f}", mean=f"{heads['mean']:.2f}"))
+
+
+# ---------------------------------------------------------------- what if
+
+def whatif_tab(res: dict) -> None:
+    """The decoding page's what-if view on the home page's sentence (greedy, as the decoding page forces)."""
+    ckpt = model_state.active(quiet=True)
+    if ckpt is not None:
+        whatif_view(ckpt, res["text_src"], "tr")
 
 
 # ---------------------------------------------------------------- switching heads off

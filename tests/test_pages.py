@@ -453,6 +453,22 @@ def test_figures_that_misled_a_class_now_say_what_they_show():
     assert log.layout.xaxis.exponentformat == "none"
 
 
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_what_if_on_the_home_page(lang):
+    """The home page's 'what if' tab is the decoding page's view on the home page's sentence: force
+    '나는 배를' and the model goes on with 좋아한다."""
+    s = load(lang)
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.query_params["lang"], at.query_params["model"] = lang, "enko"
+    at.session_state["tr_kind"] = s["translate.whatif.tab"]
+    at.run()
+    at.text_input(key="tr_whatif_text").input("나는 배를").run()
+    assert not at.exception
+    shown = [m.value.removeprefix("#### ").replace("\\", "") for m in at.markdown if m.value.startswith("#### ")]
+    assert shown[-2:] == ["나는 사과를 좋아한다.", "나는 배를 좋아한다."]
+    assert chart(at, "tr_whatif_cross")[0].data[0].z is not None
+
+
 def test_clicking_a_token_of_the_translation_changes_it_from_there():
     """The translation's tokens are buttons: with the second one clicked, the forced beginning is the
     model's first token and then the alternative chosen among step 2's top 5 (its second choice by

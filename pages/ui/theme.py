@@ -49,6 +49,11 @@ def token_label(piece: str) -> str:
     return piece
 
 
+def token_labels(pieces) -> list[str]:
+    """token_label of each piece."""
+    return [token_label(p) for p in pieces]
+
+
 def short_label(label: str, limit: int = 8) -> str:
     """A long token label shortened (never dropped), so every tick keeps its label on a long sentence."""
     return label if len(label) <= limit else label[: limit - 1] + "…"
