@@ -172,8 +172,10 @@ DONE_JS = r"""([exp]) => {
   const textOk = !!box && norm(box.innerText).includes(norm(exp.text));
   if (textOk && marks.text === undefined) marks.text = now;
   const plots = [...document.querySelectorAll('.js-plotly-plot')];
+  // the heatmaps that draw (a grid's cover for one token's cells is empty until the pointer rests on it)
+  const heatmaps = full => full.filter(t => t.type === 'heatmap' && t.visible !== false && t.z && t.z.length);
   const dataOk = full => {                     // the rendered data is the new sentence's
-    const heat = full.filter(t => t.type === 'heatmap');
+    const heat = heatmaps(full);
     return heat.every(t => ofSentence(t.x) && ofSentence(t.y))
            && (!heat.length || heat.some(t => hasMarker(t.x) || hasMarker(t.y)));
   };
@@ -184,7 +186,7 @@ DONE_JS = r"""([exp]) => {
     if (memo === undefined) seen.set(full, memo = {data: dataOk(full), drawn: false});
     if (!memo.data) return false;
     if (memo.drawn) return true;
-    const heat = full.filter(t => t.type === 'heatmap' && t.z && t.z.length).length;   // (an empty cover draws nothing)
+    const heat = heatmaps(full).length;
     if (gd.querySelectorAll('g.hm image').length < heat) return false;  // every heatmap drawn
     const ticks = tickTexts(gd);
     memo.drawn = !ticks.length                   // thumbnails without tick labels: data + images above

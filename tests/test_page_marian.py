@@ -8,6 +8,7 @@ import re
 import shutil
 
 import huggingface_hub
+import numpy as np
 import pytest
 
 from pages.ui import figures
@@ -99,6 +100,12 @@ def test_translate_page_heatmaps_alignment_and_head_switch_off(marian_app, lang)
             assert first in grid["data"][0]["y"]
     at = app(lang, atlas_mode="beam", tr_kind=s["translate.align.tab"])
     assert chart_spec(at, "tr_align_fig")["data"]
+    # gradients vs attention and what if: the same views on a Marian model
+    at = app(lang, atlas_mode="beam", tr_kind=s["translate.attr.tab"], tr_attr_method="saliency")
+    rows = np.array(chart_spec(at, "tr_attr_fig")["data"][0]["z"], dtype=float)
+    assert rows.shape[1] == len(tr.src_ids) and np.allclose(rows.sum(1), 1, atol=1e-3)
+    at = app(lang, atlas_mode="beam", tr_kind=s["translate.whatif.tab"])
+    assert at.button_group(key="tr_whatif_step").options
     at.button(key="tr_off_all_cross").click().run()
     assert not at.exception
     off = explain.heads_off_map(at.session_state["tr_heads_off"])
