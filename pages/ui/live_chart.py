@@ -113,7 +113,8 @@ function applyFocus(Plotly, gd, key) {
     const bg = getComputedStyle(document.querySelector('[data-testid="stApp"]') || document.body).backgroundColor;
     const rgb = (bg.match(/[0-9.]+/g) || [255, 255, 255]).slice(0, 3).join(',');
     const fill = `rgba(${rgb},${focus.dim})`;
-    Plotly.restyle(gd, {z: [z], colorscale: [[[0, fill], [1, fill]]]}, [focus.trace]);
+    Plotly.restyle(gd, {z: [z], x: [gd.data[0].x], y: [gd.data[0].y], colorscale: [[[0, fill], [1, fill]]]},
+                   [focus.trace]);
     return;
   }
   const orig = state.orig;

@@ -100,8 +100,9 @@ def attention_grid(weights, q_labels: Sequence[str], k_labels: Sequence[str], *,
                 cover[r:r + Tq, c:c + Tk] = np.where(np.asarray(masked, dtype=bool), 1.0, np.nan)
         data.append(mask_trace(cover, xs, ys, masked_name, gap=1 if small else 0))
     # one token's cells (live_chart): resting on a cell of query row q covers every cell but row q of the
-    # panels of its group with this trace, filled in by the browser (empty until then)
-    data.append({"type": "heatmap", "z": [], "x": xs, "y": ys, "showscale": False, "hoverinfo": "skip",
+    # panels of its group with this trace, filled in by the browser (empty until then; its x and y: the
+    # first trace's, copied there too)
+    data.append({"type": "heatmap", "z": [], "showscale": False, "hoverinfo": "skip",
                  "zmin": 0.0, "zmax": 1.0, "xgap": trace["xgap"], "ygap": trace["ygap"], "name": "focus"})
     groups = [[layer] * H for layer in range(L)] if groups is None else [[int(g) for g in row] for row in groups]
     layout["meta"]["focus"] = {"kind": "grid", "trace": len(data) - 1, "dim": 1 - FOCUS_DIM, "groups": groups}
