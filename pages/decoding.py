@@ -135,6 +135,11 @@ def step_view(res: dict, beam: int, n_heads: int, eos_piece: str) -> None:
 
 @st.fragment
 @st.fragment
+def _next_seeds(seed: int) -> None:
+    """Five new draws: the seeds after the five shown."""
+    st.session_state["dec_seed"] = min(seed + 5, 10 ** 6)
+
+
 def sampling_view(ckpt, text: str) -> None:
     """Sampling instead of the most likely token: temperature, top-k and top-p filter the next-token
     distribution (drawn before and after the filters at the first step), and five draws from a seed."""
@@ -145,6 +150,8 @@ def sampling_view(ckpt, text: str) -> None:
     top_k = c2.slider(t("decoding.sample.top_k"), 0, 50, 0, key="dec_topk_k", help=t("decoding.sample.top_k_help"))
     top_p = c3.slider(t("decoding.sample.top_p"), 0.05, 1.0, 1.0, 0.05, key="dec_topp")
     seed = c4.number_input(t("decoding.sample.seed"), 0, 10 ** 6, 0, key="dec_seed")
+    st.button(t("decoding.sample.again"), key="dec_sample_again", icon=":material/casino:", on_click=_next_seeds,
+              args=(int(seed),))
     drawn = session_run(runs.samples, model_state.active_key(), ckpt, text, float(temperature), int(top_k),
                         float(top_p), int(seed))
     fig = figures.bar_figure(theme.token_labels(ckpt.tokenizer.pieces(drawn["top_ids"])),

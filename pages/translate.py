@@ -295,6 +295,9 @@ def attribution_view(res: dict) -> None:
     st.markdown(t("translate.attr.agree", mean=f"{agree['mean_of_heads']:.2f}", layer=best[0] + 1,
                   head=best[1] + 1, best=f"{heads.max():.2f}"))
     st.dataframe(table, width="content", key="tr_attr_agree")
+    if "incomplete" in run:
+        st.caption(t("translate.attr.complete", median=f"{100 * np.median(run['incomplete']):.1f}",
+                     worst=f"{100 * np.max(run['incomplete']):.0f}", steps=attribution.STEPS))
     attribution_aer(ckpt, res, run["shares"])
     st.caption(t("translate.attr.lesson"))
 

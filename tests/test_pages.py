@@ -517,6 +517,9 @@ def test_decoding_page_what_if_and_sampling(lang):
     at.slider(key="dec_temp").set_value(0.0).run()
     drawn = at.dataframe[-1].value.iloc[:, 1].tolist()
     assert drawn == ["나는 사과를 좋아한다."] * 5
+    at.slider(key="dec_temp").set_value(1.0).run()
+    at.button(key="dec_sample_again").click().run()                   # five more: the next five seeds
+    assert at.number_input(key="dec_seed").value == 12 and at.dataframe[-1].value.iloc[:, 0].tolist() == [12, 13, 14, 15, 16]
     # the first step's distribution after each filter in turn, as sampling computes it
     from transformer_core.checkpoints.load import load_checkpoint
     from transformer_core.model.decoding import filtered_distribution, first_log_probs
@@ -569,3 +572,11 @@ def test_gradients_beside_attention_on_the_home_page(lang):
     heads = alignment.score_heads(ckpt.model, ckpt.tokenizer, [("I like apples.", tgt, alignment.parse(links))])
     line = [m.value for m in at.markdown if m.value.startswith(s["translate.attr.aer"].split("{")[0])]
     assert len(line) == 1 and f"**{aer:.2f}**" in line[0] and f"**{heads['mean']:.2f}**" in line[0], line
+    # integrated gradients (the default method) say how complete their rows are
+    at.session_state["tr_attr_method"] = "integrated_gradients"
+    at.run()
+    ig = attribution.attribute(ckpt.model, tr.src_ids, tr.out_ids, "integrated_gradients")
+    gap = np.abs(attribution.completeness_gap(ckpt.model, tr.src_ids, tr.out_ids, ig))
+    rel = gap / np.abs(ig.sum(1) - attribution.completeness_gap(ckpt.model, tr.src_ids, tr.out_ids, ig))
+    shown = [c.value for c in at.caption if c.value.startswith(s["translate.attr.complete"][:25])]
+    assert len(shown) == 1 and f"{100 * np.median(rel):.1f} %" in shown[0] and f"{100 * rel.max():.0f} %" in shown[0]

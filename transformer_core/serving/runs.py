@@ -20,6 +20,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 
+import numpy as np
 import torch
 
 from ..explainer import attribution, explain
@@ -132,10 +133,15 @@ def samples(ckpt: Checkpoint, text: str, temperature: float, top_k: int, top_p: 
 
 
 def attribution_run(ckpt: Checkpoint, src_ids: tuple[int, ...], out_ids: tuple[int, ...], method: str) -> dict:
-    """The attribution scores (T, S) and each row's share (attribution.shares)."""
+    """The attribution scores (T, S), each row's share (attribution.shares) and, for integrated gradients,
+    how complete each row is: |sum of the row − (log p(y_t | x) − log p(y_t | 0))| / |that difference| (T,)."""
     one_thread()
     scores = attribution.attribute(ckpt.model, list(src_ids), list(out_ids), method)
-    return {"scores": scores, "shares": attribution.shares(scores)}
+    run = {"scores": scores, "shares": attribution.shares(scores)}
+    if method == "integrated_gradients":
+        gap = attribution.completeness_gap(ckpt.model, list(src_ids), list(out_ids), scores)     # (T,)
+        run["incomplete"] = np.abs(gap) / np.maximum(np.abs(scores.sum(1) - gap), 1e-9)
+    return run
 
 
 RUNS: dict[str, Callable[[Checkpoint, str, int, tuple], dict]] = {"translation": translation, "steps": steps}
