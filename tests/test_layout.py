@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 CORE = ROOT / "transformer_core"
 # floor of each room: a module imports from its own room or from rooms on lower floors only
@@ -109,3 +111,14 @@ def test_the_command_line_door_lists_every_command():
     bad = subprocess.run([sys.executable, "-m", "transformer_core", "nonsense"], capture_output=True, text=True,
                          cwd=ROOT, timeout=60)
     assert bad.returncode == 2 and "usage" in bad.stderr
+
+
+@pytest.mark.parametrize("command", sorted(__import__("transformer_core.__main__").__main__.COMMANDS))
+def test_every_command_answers_help(command, capsys, monkeypatch):
+    """Each command's --help prints its usage under the door's name (argparse exits 0), never a traceback."""
+    from transformer_core.__main__ import main
+
+    monkeypatch.setattr(sys, "argv", ["pytest"])         # the door names the program in sys.argv[0]
+    with pytest.raises(SystemExit) as done:
+        main([command, "--help"])
+    assert done.value.code == 0 and f"python -m transformer_core {command}" in capsys.readouterr().out

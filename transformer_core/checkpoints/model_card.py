@@ -215,16 +215,19 @@ def record(folder, key: str, value) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """python -m transformer_core model_card CHECKPOINT: rewrite MODEL_CARD.md from training.json."""
+    import argparse
     import json
     import sys
     from pathlib import Path
 
-    args = sys.argv[1:] if argv is None else argv
-    if len(args) != 1:
-        print("usage: python -m transformer_core model_card CHECKPOINT_FOLDER", file=sys.stderr)
+    parser = argparse.ArgumentParser(description="Rewrite a checkpoint's MODEL_CARD.md from its training.json.")
+    parser.add_argument("checkpoint", type=Path, help="the checkpoint folder")
+    folder = parser.parse_args(argv).checkpoint
+    try:
+        training = json.loads((folder / "training.json").read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as err:
+        print(f"error: {folder / 'training.json'}: {err}", file=sys.stderr)
         return 2
-    folder = Path(args[0])
-    training = json.loads((folder / "training.json").read_text(encoding="utf-8"))
     (folder / "MODEL_CARD.md").write_text(render_card(training), encoding="utf-8")
     return 0
 
