@@ -278,6 +278,11 @@ def attribution_view(res: dict) -> None:
     method = st.segmented_control(t("translate.attr.method"), attribution.METHODS, key="tr_attr_method",
                                   default="integrated_gradients", required=True,
                                   format_func=lambda m: t(f"translate.attr.{m}")) or "integrated_gradients"
+    rows = len(res["out_ids"]) + 1
+    if attribution.cost(len(res["src_ids"]), rows, method) > attribution.MAX_COST:
+        st.info(t("translate.attr.too_long", method=t(f"translate.attr.{method}"), n=len(res["src_ids"]), rows=rows,
+                  instead=t("translate.attr.input_x_gradient")), icon=":material/timer:")
+        method = "input_x_gradient"
     run = session_run(runs.attribution_run, model_state.active_key(), ckpt, tuple(res["src_ids"]),
                       tuple(res["out_ids"]), method)
     scores = run["scores"]                                                      # (T, S)

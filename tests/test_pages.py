@@ -453,6 +453,34 @@ def test_figures_that_misled_a_class_now_say_what_they_show():
     assert log.layout.xaxis.exponentformat == "none"
 
 
+def test_integrated_gradients_of_a_long_sentence_fall_back_to_one_backward_pass():
+    """A sentence whose integrated gradients would hold a worker too long (attribution.cost over MAX_COST)
+    gets input × gradient instead, and a notice that says so."""
+    from transformer_core.checkpoints.load import load_checkpoint
+    from transformer_core.explainer import attribution
+    from transformer_core.explainer.translate import translate
+
+    long = ("My grandmother and my grandfather live with my family in a small house near the river, and every "
+            "morning we walk to the market together to buy fresh bread, apples and milk for breakfast, and in the "
+            "evening my father cooks dinner for all of us while my sister reads a book to our little brother.")
+    s = load("en")
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.query_params["lang"], at.query_params["model"] = "en", "enko"
+    at.session_state["tr_kind"] = s["translate.attr.tab"]
+    at.run()
+    at.text_input(key="tr_text").input(long).run()
+    assert not at.exception
+    ckpt = load_checkpoint(ROOT / "checkpoints" / "enko")
+    tr = translate(ckpt, long, beam=1)
+    assert attribution.cost(len(tr.src_ids), len(tr.out_ids) + 1, "integrated_gradients") > attribution.MAX_COST
+    notice = s["translate.attr.too_long"].format(method=s["translate.attr.integrated_gradients"], n=len(tr.src_ids),
+                                                 rows=len(tr.out_ids) + 1, instead=s["translate.attr.input_x_gradient"])
+    assert notice in [i.value for i in at.info]
+    fig, _ = chart(at, "tr_attr_fig")
+    want = np.abs(attribution.attribute(ckpt.model, tr.src_ids, tr.out_ids, "input_x_gradient"))
+    np.testing.assert_allclose(arr(fig.data[0].z), want / want.sum(1, keepdims=True), atol=1e-3)
+
+
 @pytest.mark.parametrize("lang", ["ko", "en"])
 def test_what_if_on_the_home_page(lang):
     """The home page's 'what if' tab is the decoding page's view on the home page's sentence: force
