@@ -10,10 +10,18 @@ transformer_core/explainer/attribution.py as of git revision --baseline, on the 
 decoder pass for all target rows (chunk = T); both must give the same scores.  The source is benchmarks/bench_decode.py's
 SENTENCE cut to 18 pieces between BOS and EOS; the translation is the first 19 greedy output tokens
 (repeated if shorter) and </s>.  Writes out/bench/attribution.json.
+
+    python benchmarks/bench_attribution.py --tsv tests/data/everyday.tsv   # also: real translations
+
+--tsv also times integrated gradients on the English sentences of a TSV (column "en") whose source has
+--src-len ± 2 tokens, each with its own greedy translation as the rows (what the app does), and reports
+the median over those sentences.
 """
 from __future__ import annotations
 
 import argparse
+import csv
+import statistics
 import sys
 
 from _common import environment, summary, time_interleaved, write_result
@@ -27,6 +35,24 @@ from transformer_core.checkpoints.load import load_checkpoint
 from transformer_core.model.decoding import greedy_decode
 
 
+def real_sentences(ckpt, tsv: str, src_len: int, repeats: int) -> dict:
+    """Integrated gradients of each English sentence of tsv with src_len ± 2 source tokens, on its own greedy
+    translation: [(source tokens, rows, median seconds)] and the median over the sentences."""
+    from transformer_core.explainer.translate import translate
+
+    with open(tsv, encoding="utf-8", newline="") as f:
+        english = [row["en"] for row in csv.DictReader(f, delimiter="\t")]
+    found = []
+    for text in english:
+        if abs(len(ckpt.tokenizer.encode(text)) + 2 - src_len) > 2:
+            continue
+        tr = translate(ckpt, text, beam=1)
+        run = {"ig": lambda: attribution.attribute(ckpt.model, tr.src_ids, tr.out_ids)}
+        wall, _ = time_interleaved(run, repeats, 1)["ig"]
+        found.append((len(tr.src_ids), len(tr.out_ids) + 1, statistics.median(wall)))
+    return {"sentences": found, "median_s": statistics.median(x[2] for x in found) if found else None}
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--checkpoint", default="checkpoints/enko")
@@ -35,6 +61,7 @@ def main(argv=None) -> int:
     p.add_argument("--repeats", type=int, default=7)
     p.add_argument("--warmup", type=int, default=1)
     p.add_argument("--baseline", metavar="REV", help="time transformer_core/explainer/attribution.py of this git revision")
+    p.add_argument("--tsv", help="also time the sentences of this TSV (column en) of about --src-len tokens")
     p.add_argument("--out", help="JSON result (default out/bench/attribution.json)")
     args = p.parse_args(argv)
     torch.set_num_threads(1)
@@ -58,6 +85,11 @@ def main(argv=None) -> int:
         print(f"{method:22s} chunked {result['s'][method]['chunked']['median']:.3f} s   "
               f"baseline {result['s'][method]['baseline']['median']:.3f} s   (medians of {args.repeats}; "
               f"same scores: {same})")
+    if args.tsv:
+        result["tsv"] = real_sentences(ckpt, args.tsv, args.src_len, args.repeats)
+        print(f"integrated gradients, {len(result['tsv']['sentences'])} sentences of {args.tsv} with their own "
+              f"translations: median {result['tsv']['median_s']:.3f} s (each: "
+              f"{', '.join(f'{x[2]:.2f} s for {x[0]}x{x[1]}' for x in result['tsv']['sentences'])})")
     print("wrote", write_result("attribution", result, args.out))
     return 0
 
