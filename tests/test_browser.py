@@ -698,6 +698,25 @@ def test_gradients_tab_and_the_sampling_filters_in_the_browser(sessions, served)
     shot("sampling.png", page, ".st-key-dec_sample_dist")
 
 
+def test_words_the_model_never_saw_are_named_with_their_counts(sessions, served):
+    """A sentence with a word the model's training source never had: the home page names it, with its count,
+    above the translation.  Screenshot: unseen_words.png."""
+    from transformer_core.checkpoints import seen
+    from transformer_core.checkpoints.load import load_checkpoint
+
+    en = sessions("en")
+    page = en.page
+    ckpt = load_checkpoint(served / en.model)
+    sentence = "My grandmother owns a zeppelin."
+    rare = seen.unfamiliar(ckpt.words, sentence)
+    assert ("zeppelin", 0) in rare, rare
+    translate(en, sentence, source_pieces(served, en.model, sentence))
+    alert = page.locator('[data-testid="stAlert"]').filter(has_text="zeppelin (0)")
+    alert.first.wait_for()
+    assert all(f"{w} ({n:,})" in alert.first.inner_text() for w, n in rare)
+    shot("unseen_words.png", page, '[data-testid="stAlert"]:has-text("zeppelin (0)")')
+
+
 def test_after_the_script_health_check_a_bookmarked_page_opens_without_a_notice(browser, served, tmp_path):
     """A fresh server, as a school's container after a restart.  Its first script run goes through Streamlit's
     older pages/ mode, where our URLs do not exist: a first visit to /attention-masks would show the
