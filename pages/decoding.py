@@ -134,15 +134,20 @@ def step_view(res: dict, beam: int, n_heads: int, eos_piece: str) -> None:
 # ---------------------------------------------------------------- what if, and sampling
 
 @st.fragment
-@st.fragment
+def whatif_section(ckpt, text: str) -> None:
+    """What if (pages/ui/whatif.py), rerun on its own when a token is clicked or a beginning typed."""
+    whatif_view(ckpt, text, "dec")
+
+
 def _next_seeds(seed: int) -> None:
     """Five new draws: the seeds after the five shown."""
     st.session_state["dec_seed"] = min(seed + 5, 10 ** 6)
 
 
+@st.fragment
 def sampling_view(ckpt, text: str) -> None:
     """Sampling instead of the most likely token: temperature, top-k and top-p filter the next-token
-    distribution (drawn before and after the filters at the first step), and five draws from a seed."""
+    distribution (drawn after each filter in turn at the first step), and five draws from a seed."""
     st.subheader(t("decoding.sample.title"))
     st.markdown(t("decoding.sample.explain"))
     c1, c2, c3, c4 = st.columns(4)
@@ -186,7 +191,7 @@ def main() -> None:
     if presenting():
         lesson(ckpt, beam)
     st.divider()
-    whatif_view(ckpt, text, "dec")
+    whatif_section(ckpt, text)
     st.divider()
     sampling_view(ckpt, text)
 

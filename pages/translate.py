@@ -136,6 +136,8 @@ def kind_view(res: dict, kind: str, level: str, tgt_lang: str) -> None:
                                     format_func=lambda v: str(v + 1))
     layer, head = layer or 0, head or 0
     x_title, y_title = t(f"translate.axis.key.{kind}"), t(f"translate.axis.query.{kind}")
+    # the decoder's future: masked, drawn as the Masks page draws it
+    future = np.triu(np.ones((len(q), len(k)), dtype=bool), 1) if kind == "dec_self" and level == "token" else None
     g, f = st.container(), st.container()
     with g:
         if presenting():    # one layer, large: its heads one or two to a row, every label (shortened)
@@ -145,15 +147,14 @@ def kind_view(res: dict, kind: str, level: str, tgt_lang: str) -> None:
             fits = H if len(k) > figures.GRID_TICK_LIMIT else max(1, min(H, GRID_COLUMNS // (len(k) + 1)))
             layers, per_row, kw, q_text, k_text = range(L), fits, {}, q, k
         panels, titles, selected, groups = head_rows(w, layers, per_row, (layer, head))
-        if kind == "dec_self" and level == "token":      # the future: masked, drawn as the Masks page draws it
-            kw |= {"masked": np.triu(np.ones((len(q), len(k)), dtype=bool), 1), "masked_name": t("translate.masked")}
+        if future is not None:
+            kw |= {"masked": future, "masked_name": t("translate.masked")}
         fig = figures.attention_grid(panels, q_text, k_text, panel_titles=titles, selected=selected, groups=groups,
                                      x_title=x_title, y_title=y_title, colorbar_title=t("translate.weight"),
                                      title=t("translate.grid.title", kind=kind_label(kind)), **kw)
         show_figure(fig, f"{kind}_grid", key=f"tr_grid_{kind}")
         download_buttons(lambda: grid_frames(w, q, k), f"{kind}_all_heads", key=f"tr_grid_dl_{kind}")
     with f:
-        future = np.triu(np.ones((len(q), len(k)), dtype=bool), 1) if kind == "dec_self" and level == "token" else None
         fig = figures.attention_heatmap(w[layer, head], q, k, x_title=x_title, y_title=y_title,
                                         colorbar_title=t("translate.weight"), masked=future,
                                         masked_name=t("translate.masked"),
@@ -320,10 +321,13 @@ def attribution_aer(ckpt, res: dict, shares: np.ndarray) -> None:
     words = alignment.to_words(shares, ckpt.tokenizer, res["text_src"], tgt)
     if words is None or len(res["out_ids"]) != len(ckpt.tokenizer.encode(tgt)):
         return
-    heads = gold_scores(ckpt, res["text_src"], tgt, links)
-    best = np.unravel_index(int(np.argmin(heads["heads"])), np.shape(heads["heads"]))
+    try:
+        heads = gold_scores(ckpt, res["text_src"], tgt, links)
+    except ValueError:                                  # longer than the model's max_len: nothing to score
+        return
     st.markdown(t("translate.attr.aer", attr=f"{alignment.aer(words, alignment.parse(links)):.2f}",
-                  layer=best[0] + 1, head=best[1] + 1, best=f"{np.min(heads['heads']):.2f}", mean=f"{heads['mean']:.2f}"))
+                  layer=heads["best"][0] + 1, head=heads["best"][1] + 1,
+                  best=f"{min(min(r) for r in heads['heads']):.2f}", mean=f"{heads['mean']:.2f}"))
 
 
 # ---------------------------------------------------------------- what if

@@ -85,7 +85,7 @@ function focusKey(focus, pt) {
   if (!pt) return null;
   if (focus.kind === 'grid') {
     if (!Array.isArray(pt.pointNumber) || pt.curveNumber === focus.trace) return null;
-    const [L, H, Tq, Tk, gr, gc] = focus.grid;
+    const [, , Tq, Tk, gr, gc] = focus.grid;
     const [row, col] = pt.pointNumber, pr = Math.floor(row / (Tq + gr)), q = row - pr * (Tq + gr);
     const group = (focus.groups[pr] || [])[Math.floor(col / (Tk + gc))];
     return q < Tq && group >= 0 ? `grid:${group}:${q}` : null;
@@ -100,7 +100,7 @@ function applyFocus(Plotly, gd, key) {
   if (!focus || state.key === key) return;
   state.key = key;
   if (focus.kind === 'grid') {
-    const [L, H, Tq, Tk, gr, gc] = meta.grid, base = gd.data[0].z;
+    const [, , Tq, Tk, gr, gc] = meta.grid, base = gd.data[0].z;
     let z = [];
     if (key) {               // row q of each panel of the group stays; every other drawn cell is covered
       const [, group, q] = key.split(':').map(Number);

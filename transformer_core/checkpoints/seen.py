@@ -71,15 +71,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", type=Path, required=True, help="the corpus folder the checkpoint trained on")
     parser.add_argument("--checkpoint", type=Path, required=True)
     args = parser.parse_args(argv)
-    manifest = json.loads((args.data / "manifest.json").read_text(encoding="utf-8"))
-    lang = manifest["src_lang"]
+    manifest = args.data / "manifest.json"
+    if not manifest.is_file():
+        print(f"error: {manifest}: no such file (a folder from python -m transformer_core data)", file=sys.stderr)
+        return 2
+    lang = json.loads(manifest.read_text(encoding="utf-8"))["src_lang"]
     train = args.data / f"train.{lang}"
     if not train.is_file():
         print(f"error: {train}: no such file", file=sys.stderr)
         return 2
     lines = train.read_text(encoding="utf-8").splitlines()
     path = save(args.checkpoint / WORDS, lines, lang)
-    print(f"{path}: {len(count(lines)):,} words of {len(lines):,} sentences, {path.stat().st_size:,} bytes")
+    print(f"{path}: {len(load(path)):,} words of {len(lines):,} sentences, {path.stat().st_size:,} bytes")
     return 0
 
 

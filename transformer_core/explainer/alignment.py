@@ -73,12 +73,22 @@ def to_words(matrix, tok: Tokenizer, src: str, tgt: str) -> np.ndarray | None:
     return merge_to_words(inner, q_words, k_words).numpy()
 
 
+def teacher_forced_ids(tok: Tokenizer, src: str, tgt: str, max_len: int) -> tuple[list[int], list[int]] | None:
+    """(<s> + src's pieces + </s>, tgt's pieces) of a sentence pair, or None when tgt is empty or either
+    side does not fit max_len."""
+    src_ids, out_ids = [tok.bos_id, *tok.encode(src), tok.eos_id], tok.encode(tgt)
+    if max(len(src_ids), len(out_ids) + 1) > max_len or not out_ids:
+        return None
+    return src_ids, out_ids
+
+
 def word_cross_attention(model: Transformer, tok: Tokenizer, src: str, tgt: str) -> np.ndarray | None:
     """Cross-attention over words, teacher-forced on tgt: (L, h, W_tgt, W_src), or None when the pieces do
     not make the sentence's whitespace words or do not fit the model's max_len."""
-    src_ids, out_ids = [tok.bos_id, *tok.encode(src), tok.eos_id], tok.encode(tgt)
-    if max(len(src_ids), len(out_ids) + 1) > model.cfg.max_len or not out_ids:
+    ids = teacher_forced_ids(tok, src, tgt, model.cfg.max_len)
+    if ids is None:
         return None
+    src_ids, out_ids = ids
     return to_words(teacher_forced_attention(model, src_ids, out_ids)["cross"], tok, src, tgt)  # (L, h, T+1, S+2)
 
 

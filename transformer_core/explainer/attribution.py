@@ -40,6 +40,19 @@ CHUNK = 4                   # target rows per decoder pass (attribute); benchmar
 MAX_COST = 4 * 25_600
 
 
+def teacher_forced(model: Transformer, src_ids: list[int], out_ids: list[int]) -> tuple[torch.Tensor, ...]:
+    """The source (1, S), the decoder input <s> + out_ids (1, T) and the labels out_ids + </s> (1, T)."""
+    device = model.device
+    return (torch.tensor([list(src_ids)], device=device), torch.tensor([[model.cfg.bos_id, *out_ids]], device=device),
+            torch.tensor([[*out_ids, model.cfg.eos_id]], device=device))
+
+
+def row_log_prob(model: Transformer, out_t: torch.Tensor, label_t: torch.Tensor) -> torch.Tensor:
+    """log p(label) at one decoder position: (B, d), (B, 1) -> (B,).  One position at a time: the gradient
+    of a row passes through one (B, V) projection, not all T."""
+    return torch.log_softmax(model.generator(out_t).float(), dim=-1).gather(-1, label_t)[:, 0]
+
+
 def target_log_probs(model: Transformer, src: torch.Tensor, tgt_in: torch.Tensor, labels: torch.Tensor,
                      tok: torch.Tensor) -> torch.Tensor:
     """log p(labels) of a teacher-forced pass whose source token vectors are tok: (B, S, d) -> (B, T)."""
@@ -48,9 +61,7 @@ def target_log_probs(model: Transformer, src: torch.Tensor, tgt_in: torch.Tensor
     src_mask = make_src_mask(src, model.cfg.pad_id)                            # (B, 1, 1, S)
     memory = model.encode(src, src_mask, tok=tok)                              # (B, S, d)
     out = model.decode(tgt_in, memory, src_mask, make_trg_mask(tgt_in, model.cfg.pad_id))  # (B, T, d)
-    # one position at a time: the gradient of row t then passes through one (B, V) projection, not all T
-    return torch.stack([torch.log_softmax(model.generator(out[:, t]).float(), dim=-1)
-                        .gather(-1, labels[:, t:t + 1])[:, 0] for t in range(out.size(1))], dim=1)  # (B, T)
+    return torch.stack([row_log_prob(model, out[:, t], labels[:, t:t + 1]) for t in range(out.size(1))], dim=1)
 
 
 def attribute(model: Transformer, src_ids: list[int], out_ids: list[int], method: str = "integrated_gradients",
@@ -64,29 +75,26 @@ def attribute(model: Transformer, src_ids: list[int], out_ids: list[int], method
     if method not in METHODS:
         raise ValueError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
     eval_mode(model)
-    device = model.device
-    src = torch.tensor([list(src_ids)], device=device)                          # (1, S)
-    tgt_in = torch.tensor([[model.cfg.bos_id, *out_ids]], device=device)        # (1, T)
-    labels = torch.tensor([[*out_ids, model.cfg.eos_id]], device=device)        # (1, T)
+    src, tgt_in, labels = teacher_forced(model, src_ids, out_ids)              # (1, S), (1, T), (1, T)
     with torch.no_grad():
         x = model.token_vectors(src)                                           # (1, S, d)
     if method == "integrated_gradients":
-        alphas = (torch.arange(steps, device=device, dtype=x.dtype) + 0.5) / steps  # midpoints of [0, 1]
+        alphas = (torch.arange(steps, device=model.device, dtype=x.dtype) + 0.5) / steps  # midpoints of [0, 1]
         path = (alphas.view(-1, 1, 1) * x).requires_grad_(True)                # (steps, S, d)
     else:
         path = x.clone().requires_grad_(True)                                  # (1, S, d)
     B, T = path.size(0), tgt_in.size(1)
     src, tgt_in, labels = src.expand(B, -1), tgt_in.expand(B, -1), labels.expand(B, -1)
     src_mask = make_src_mask(src, model.cfg.pad_id)                            # (B, 1, 1, S)
-    rows = []
+    rows, chunk = [], max(1, chunk)
     with torch.enable_grad():
         memory = model.encode(src, src_mask, tok=path)                         # (B, S, d)
-        for start in range(0, T, max(1, chunk)):
-            end = min(T, start + max(1, chunk))
+        for start in range(0, T, chunk):
+            end = min(T, start + chunk)
             prefix = tgt_in[:, :end]                                           # (B, end)
             out = model.decode(prefix, memory, src_mask, make_trg_mask(prefix, model.cfg.pad_id))  # (B, end, d)
             for t in range(start, end):
-                logp = torch.log_softmax(model.generator(out[:, t]).float(), dim=-1).gather(-1, labels[:, t:t + 1])
+                logp = row_log_prob(model, out[:, t], labels[:, t:t + 1])      # (B,)
                 rows.append(torch.autograd.grad(logp.sum(), path, retain_graph=True)[0].mean(0))  # (S, d)
     grad = torch.stack(rows)                                                   # (T, S, d): the mean over the path
     rows_out = grad.norm(dim=-1) if method == "saliency" else (x[0] * grad).sum(-1)  # (T, S)
@@ -107,10 +115,7 @@ def shares(scores: np.ndarray) -> np.ndarray:
 
 def completeness_gap(model: Transformer, src_ids: list[int], out_ids: list[int], scores: np.ndarray) -> np.ndarray:
     """Per row: (sum of the integrated-gradient scores) − (log p(y_t | x) − log p(y_t | 0)); ≈ 0."""
-    device = model.device
-    src = torch.tensor([list(src_ids)], device=device)
-    tgt_in = torch.tensor([[model.cfg.bos_id, *out_ids]], device=device)
-    labels = torch.tensor([[*out_ids, model.cfg.eos_id]], device=device)
+    src, tgt_in, labels = teacher_forced(model, src_ids, out_ids)
     with torch.no_grad():
         x = model.token_vectors(src)
         ends = target_log_probs(model, src, tgt_in, labels, torch.cat([x, torch.zeros_like(x)]))   # (2, T)
@@ -157,10 +162,10 @@ def gold_aer(ckpt: Checkpoint, method: str, limit: int | None = None, steps: int
     on the same sentences (alignment.score_heads)."""
     tok, counts, scored = ckpt.tokenizer, alignment.Counts(), []
     for src, (tgt, links) in list(ckpt.gold.items())[:limit]:
-        src_ids, out_ids = [tok.bos_id, *tok.encode(src), tok.eos_id], tok.encode(tgt)
-        if not out_ids or max(len(src_ids), len(out_ids) + 1) > ckpt.config.max_len:
+        ids = alignment.teacher_forced_ids(tok, src, tgt, ckpt.config.max_len)
+        if ids is None:
             continue
-        words = alignment.to_words(shares(attribute(ckpt.model, src_ids, out_ids, method, steps)), tok, src, tgt)
+        words = alignment.to_words(shares(attribute(ckpt.model, *ids, method, steps)), tok, src, tgt)
         if words is None:
             continue
         gold = alignment.parse(links)

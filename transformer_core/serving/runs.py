@@ -5,7 +5,7 @@
     steps(ckpt, text, beam, heads_off)         every decoding step: prefixes, top-k, cross-attention,
                                                beams
     greedy_steps(ckpt, text, prefix)           greedy decoding from a forced beginning (what if), step by step
-    samples(ckpt, text, T, top_k, top_p, seed) five draws and the first step's distribution before/after
+    samples(ckpt, text, T, top_k, top_p, seed) five draws and the first step's distribution after each filter
     attribution_run(ckpt, src, out, method)    gradient attribution and each row's share
     run_folder(kind, folder, …)                RUNS[kind] on the checkpoint in `folder`, loaded once per
                                                process: what a worker process of workpool.WorkPool runs
