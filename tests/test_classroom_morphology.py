@@ -83,6 +83,40 @@ def test_korean_copula_of_age_hour_and_name(args, expected):
     assert korean.copula(noun, past, question) == expected
 
 
+# Tatoeba's casual Korean in the lectures' style: statements 한다체, questions and requests 해요체.
+KOREAN_REGISTER = [
+    ("He reads a book.", "그는 책을 읽어.", "그는 책을 읽는다."),                # verb: 는다
+    ("I go to school.", "나는 학교에 가.", "나는 학교에 간다."),                  # after a vowel: ㄴ다
+    ("My tea is too sweet.", "내 차는 너무 달아.", "내 차는 너무 달다."),         # adjective: 다
+    ("I won!", "내가 이겼어!", "내가 이겼다!"),                                   # past: 다
+    ("Is Tom still sleeping?", "톰은 아직도 자고 있어?", "톰은 아직도 자고 있어요?"),
+    ("Tom is sleeping.", "톰은 자고 있어.", "톰은 자고 있다."),
+    ("I want to eat.", "나는 먹고 싶어.", "나는 먹고 싶다."),
+    ("I don't eat it.", "나는 그걸 먹지 않아.", "나는 그걸 먹지 않는다."),
+    ("I don't think so.", "그런 것 같진 않아.", "그런 것 같진 않다."),              # 않 after an adjective: 다
+    ("Unemployment is a major problem.", "실업은 주요한 문제야.", "실업은 주요한 문제이다."),
+    ("Are you a student?", "넌 학생이야?", "넌 학생이에요?"),
+    ("What is it?", "뭐야?", "뭐예요?"),
+    ("Why not?", "왜 아니야?", "왜 아니에요?"),
+    ("I'll go tomorrow.", "나 내일 갈 거야.", "나 내일 갈 것이다."),
+    ("What's this? It's a book.", "이거 뭐야? 책이야.", "이거 뭐예요? 책이다."),     # each sentence
+    ("Wait.", "기다려.", "기다리세요."),                                          # requests
+    ("Take the medicine.", "그 약을 먹어.", "그 약을 먹으세요."),
+    ("Check again.", "다시 확인해.", "다시 확인하세요."),
+    ("Don't do that.", "그거 하지 마.", "그거 하지 마세요."),
+    ("Louder, please.", "좀더 큰소리로 부탁해.", "좀더 큰소리로 부탁해요."),
+    ("Water boils at 100 degrees.", "물은 100도에서 끓어.", "물은 100도에서 끓는다."),  # a subject: a statement
+    ("Blood is red.", "피는 붉다.", "피는 붉다."),                                 # already plain
+    ("Do you know who I am?", "제가 누군지 아시나요?", "제가 누군지 아시나요?"),       # already polite
+    ("I'll be back soon.", "금방 돌아올게.", "금방 돌아올게."),                      # other endings kept
+]
+
+
+@pytest.mark.parametrize("english, casual, expected", KOREAN_REGISTER)
+def test_korean_casual_endings_in_the_lectures_style(english, casual, expected):
+    assert korean.lecture_style(casual, english) == expected
+
+
 GERMAN_ARTICLES = [
     (("def", "m", "nom"), "der"), (("def", "m", "acc"), "den"), (("def", "m", "dat"), "dem"),
     (("def", "f", "dat"), "der"), (("def", "n", "acc"), "das"), (("def", "pl", "dat"), "den"),

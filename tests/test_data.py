@@ -348,6 +348,15 @@ def test_tatoeba_build_keeps_attribution_and_holds_out_the_test_english(tmp_path
     assert not train & {en.lower() for en, _ in splits["test"] + splits["valid"]}
     held = data.held_out_english(list(data.HELD_OUT))
     assert not train & held and m["counts"]["dropped_held_out_english"] > 0
+    # the lectures' register (the default): casual endings rewritten, counted; as-written keeps them
+    assert m["source"]["register"].startswith("lecture") and 2000 < m["counts"]["register_changed"] < 4000
+    korean = {en: ko for en, ko in splits["train"] + splits["valid"] + splits["test"]}
+    assert korean["Tom disappeared."] == "톰이 사라졌다."
+    written = tmp_path / "as-written"
+    assert data.main(["tatoeba", "--pair", "en-ko", "--out", str(written), "--vocab-size", "1500",
+                      "--register", "as-written"]) == 0
+    assert "register_changed" not in read_manifest(written)["counts"]
+    assert dict(sum((files.read_split(written, s, "en", "ko") for s in splits), []))["Tom disappeared."] == "톰이 사라졌어."
 
 
 def test_the_everyday_set_is_in_no_training_source():

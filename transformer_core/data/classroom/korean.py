@@ -102,3 +102,72 @@ def copula(noun: str, past: bool = False, question: bool = False) -> str:
     if not past and not question:   # the lectures' full form: 의사이다 (kiwi contracts it to 의사다)
         return noun + "이다"
     return join([(noun, "NNG"), ("이", "VCP"), ("었", "EP"), ("어요" if question else "다", "EF")])
+
+
+# Casual (반말) sentence endings as kiwi writes them: 먹어, 가, 달아 and 해 are all 어; 학생이야, 뭐야 are 야.
+CASUAL_ENDINGS = {"어", "야"}
+# Before these the plain statement ending is 다 (있다, 달다, 먹었다, 먹고 싶다), before a verb 는다 (먹는다, 간다).
+PLAIN_DA_TAGS = ("VA", "XSA", "EP", "VCN")
+PLAIN_DA_AUXILIARIES = {"있", "없", "싶", "계시"}
+ENGLISH_AUXILIARIES = {"is", "are", "was", "were", "am", "has", "have", "had", "can", "could", "will", "would",
+                       "should", "may", "might", "must", "does", "did", "do"}
+
+
+def english_request(english: str) -> bool:
+    """'Wait here.', 'Please help me.', "Don't run!" are requests; 'Water boils.' and questions are not."""
+    words = [w.strip(",.!?\"'").lower() for w in english.split()]
+    if not words or english.rstrip().endswith("?"):
+        return False
+    if words[0] in ("don't", "never") or "please" in words:
+        return True
+    from lemminflect import getAllLemmas
+    lemmas = getAllLemmas(words[0]).get("VERB", ())
+    return words[0] in lemmas and (len(words) == 1 or words[1] not in ENGLISH_AUXILIARIES)
+
+
+def lecture_style(korean: str, english: str) -> str:
+    """A casual (반말) Korean sentence in the lectures' style, the generator's: statements in 한다체, questions and
+    requests in 해요체.  '톰은 아직도 자고 있어?' -> '톰은 아직도 자고 있어요?', '내 차는 너무 달아.' -> '내 차는
+    너무 달다.', '기다려.' (Wait.) -> '기다리세요.'.  Other endings (습니다, 해요, 지, 네…) are kept as written."""
+    tokens = kiwi().tokenize(korean)
+    request = english_request(english) and not any(t.tag == "JKS" or t.form in ("은", "는") for t in tokens)
+    pieces, done = [], 0
+    for i, ef in enumerate(tokens):
+        after = tokens[i + 1] if i + 1 < len(tokens) else None
+        if ef.tag != "EF" or ef.form not in CASUAL_ENDINGS or (after is not None and after.tag != "SF") or i == 0:
+            continue
+        word = [t for t in tokens[:i] if (t.sent_position, t.word_position) == (ef.sent_position, ef.word_position)]
+        if not word:
+            continue
+        question = after is not None and after.form == "?"
+        start, before = word[0].start, word[-1]
+        if before.tag == "VCP":                                  # 학생이야 -> 학생이다 / 학생이에요?
+            noun = korean[start:before.start]
+            if question:
+                new = noun + ("이에요" if has_final_consonant(noun) else "예요")
+            else:
+                new = "것이다" if noun == "거" else noun + "이다"
+        else:
+            if question:
+                ending = "에요" if before.tag == "VCN" else "어요"       # 아니에요?, 가요?
+            elif request and before.tag.startswith(("VV", "VX", "XSV")) and before.form not in PLAIN_DA_AUXILIARIES:
+                ending = "어요" if word[0].form == "부탁" else "으세요"     # 부탁해요 (please), 기다리세요 (wait)
+            elif before.tag.startswith(PLAIN_DA_TAGS) or before.form in PLAIN_DA_AUXILIARIES or _after_adjective(
+                    tokens, i - 1):
+                ending = "다"
+            elif before.tag.startswith(("VV", "VX", "XSV")):
+                ending = "는다"
+            else:
+                continue
+            new = join([(t.form, t.tag) for t in word] + [(ending, "EF")])
+        pieces += [korean[done:start], new]
+        done = ef.start + ef.len
+    return "".join(pieces) + korean[done:]
+
+
+def _after_adjective(tokens, i: int) -> bool:
+    """않 after an adjective is plain 다 (좋지 않다, 같진 않다); after a verb, 는다 (먹지 않는다)."""
+    if tokens[i].form != "않":
+        return False
+    stem = next((t for t in reversed(tokens[:i]) if t.tag.startswith(("VV", "VA", "XSV", "XSA"))), None)
+    return stem is not None and stem.tag.startswith(("VA", "XSA"))

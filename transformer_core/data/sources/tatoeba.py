@@ -5,11 +5,18 @@ file, each pair's Tatoeba attribution), committed under corpora/tatoeba/ with th
 (corpora/tatoeba/README.md): nothing is downloaded.  One English sentence often has several
 translations; all train, while valid and test take one per English sentence (data.py's split), so the
 test split shares no English sentence with training.
+
+Korean is written by many people in many registers, half of it casual (반말: "자고 있어?", "문제야.").
+``--register lecture`` (the default) rewrites casual endings in the lectures' style, the generator's:
+statements in 한다체, questions and requests in 해요체 (classroom/korean.py's lecture_style); other endings
+stay as written.  The manifest counts the pairs it changed.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
+from ..classroom.korean import lecture_style
 from . import Corpus, DataError, Pair, sha256
 
 FOLDER = Path(__file__).resolve().parents[3] / "corpora" / "tatoeba"
@@ -21,6 +28,9 @@ HEADER = ("1", "2")                     # deu.txt's first line names its columns
 def add_arguments(parser) -> None:
     parser.add_argument("--pair", choices=[f"en-{lang}" for lang in FILES], required=True, help="language pair")
     parser.add_argument("--file", type=Path, help="read this manythings file instead of corpora/tatoeba/'s")
+    parser.add_argument("--register", choices=["lecture", "as-written"], default="lecture",
+                        help="Korean only: casual endings in the lectures' style (한다체 statements, 해요체 questions "
+                             "and requests), or every sentence as its translator wrote it (default: lecture)")
     parser.set_defaults(max_words=20, test_size=500, valid_size=300)
 
 
@@ -51,6 +61,11 @@ def load(args) -> Corpus:
     path = args.file or FOLDER / FILES[tgt_lang]
     pairs = read_pairs(path)
     attributed = sum(bool(p.attribution) for p in pairs)
+    counts = {"raw_pairs": len(pairs), "attributed_pairs": attributed}
+    if tgt_lang == "ko" and args.register == "lecture":
+        restyled = [replace(p, tgt=lecture_style(p.tgt, p.src)) for p in pairs]
+        counts["register_changed"] = sum(new.tgt != old.tgt for new, old in zip(restyled, pairs))
+        pairs = restyled
     meta = {
         "name": "tatoeba",
         "description": "Tatoeba's everyday sentences, written and translated by people (manythings.org export)",
@@ -58,7 +73,9 @@ def load(args) -> Corpus:
         "licence": LICENCE,
         "file": str(path.relative_to(FOLDER.parents[1]) if path.is_relative_to(FOLDER.parents[1]) else path),
         "sha256": sha256(path),
+        "register": (args.register + (": casual endings in 한다체 (statements) and 해요체 (questions, requests)"
+                                      if args.register == "lecture" else "")) if tgt_lang == "ko" else "as-written",
         "attribution": ("each pair's Tatoeba sentence numbers and authors: {split}.attribution"
                         if attributed else "this export carries no per-pair attribution; see corpora/tatoeba/README.md"),
     }
-    return Corpus(src_lang, tgt_lang, pairs, meta, {"raw_pairs": len(pairs), "attributed_pairs": attributed})
+    return Corpus(src_lang, tgt_lang, pairs, meta, counts)
