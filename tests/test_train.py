@@ -7,12 +7,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 import torch
 from safetensors.torch import load_file, save_file
 from torch import nn
 
 from transformer_core.data.batching import collate
+from transformer_core.explainer import history as attention_history
 from transformer_core.checkpoints.files import CARD, LOG
 from transformer_core.checkpoints.load import load_checkpoint
 from transformer_core.model.config import ModelConfig
@@ -194,6 +196,20 @@ def test_init_fine_tunes_a_checkpoint_and_says_so(tmp_path, toy_pairs, toy_spm, 
     assert training["init"]["checkpoint"] == str(tmp_path / "base" / "checkpoint")
     assert training["init"]["steps"] == 4 and training["steps"] == 2
     assert f"| initialized from | `{tmp_path / 'base' / 'checkpoint'}` (4 steps" in (out / "checkpoint" / CARD).read_text()
+
+    # the story goes on from the base's: its history's steps and records first, then the fine-tune's after
+    # the base's last step (the fine-tune's first record, the base's weights again, dropped); its log likewise
+    base_history = attention_history.load(tmp_path / "base" / "checkpoint" / attention_history.HISTORY)
+    told = attention_history.load(out / "checkpoint" / attention_history.HISTORY)
+    assert base_history.steps == [0, 4] and told.steps == [0, 4, 6]
+    assert [p.src for p in told.probes] == [p.src for p in base_history.probes]
+    for kind, weights in base_history.weights[0].items():
+        assert np.array_equal(told.weights[0][kind][:2], weights)
+        assert np.array_equal(told.weights[0][kind][2], weights[1])                   # lr 0: the same weights
+    base_log, told_log = (_log(folder / LOG) for folder in (tmp_path / "base" / "checkpoint", out / "checkpoint"))
+    run_log = _log(out / LOG)
+    assert told_log[:len(base_log)] == base_log and len(told_log) == len(base_log) + len(run_log)
+    assert [r["step"] for r in told_log[len(base_log):]] == [r["step"] + 4 for r in run_log]
 
     # another tokenizer: a clear message, no run
     other = tmp_path / "other"

@@ -74,6 +74,16 @@ def record(history: History, model: Transformer, step: int) -> None:
     model.train(was_training)
 
 
+def continued(base: History, run: History) -> History:
+    """A fine-tune's history told after its base's, so that playback starts where learning started: the run's
+    steps counted on from the base's last record, the run's first record (the base's weights again) dropped.
+    The run must have recorded the base's probes (train.py gives a fine-tune its base's)."""
+    offset = base.steps[-1] if base.steps else 0
+    weights = [{kind: np.concatenate([b[kind], r[kind][1:]])[-MAX_RECORDS:] for kind in b}
+               for b, r in zip(base.weights, run.weights)]
+    return History((base.steps + [offset + s for s in run.steps[1:]])[-MAX_RECORDS:], base.probes, weights)
+
+
 def save(history: History, path: Path) -> None:
     tensors = {f"{i}.{kind}": np.ascontiguousarray(w[kind]) for i, w in enumerate(history.weights) for kind in w}
     meta = {"steps": history.steps,

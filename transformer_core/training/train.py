@@ -18,7 +18,6 @@ import argparse
 import json
 import os
 import platform
-import shutil
 import sys
 import time
 from dataclasses import asdict, replace
@@ -39,6 +38,7 @@ from ..checkpoints.load import load_checkpoint
 from ..model.config import ModelConfig
 from ..data.sources.files import read_split
 from ..model.decoding import greedy_decode_batch
+from . import trainlog
 from .evaluate import score
 from ..model.transformer import Transformer
 from ..checkpoints.model_card import render_card
@@ -254,8 +254,10 @@ def main(argv=None) -> int:
         print(f"{len(train)} train / {len(valid)} valid pairs, {model.num_parameters():,} parameters, "
               f"device {device}, world {world}", file=sys.stderr)
     history_path = out / attention_history.HISTORY
+    # a fine-tune with its base's tokenizer records its base's probes, to be told after the base's history
+    base_history = attention_history.load(base.path / attention_history.HISTORY) if base and not remapped else None
     history = attention_history.load(history_path) or attention_history.empty(
-        attention_history.probe_set(tok, tgt_lang, valid_text))
+        base_history.probes if base_history else attention_history.probe_set(tok, tgt_lang, valid_text))
     if rank == 0 and not history.steps:                          # the attention before any training
         attention_history.record(history, model, step)
         attention_history.save(history, history_path)
@@ -349,16 +351,16 @@ def main(argv=None) -> int:
         init = None if base is None else {"checkpoint": args.init, "vocabulary_remapped": remapped, **{
             k: base.training.get(k) for k in ("steps", "wall_time_s", "cpu_time_s", "test")}}
         export(args, cfg, data, out, chosen, selection, manifest, step, elapsed, cpu, device, world, len(train), init,
-               history)
+               history, base_history, base.path if base_history else None)
     if world > 1:
         dist.destroy_process_group()
     return 0
 
 
 def export(args, cfg, data, out, chosen, selection, manifest, step, elapsed, cpu, device, world, n_train, init=None,
-           history=None):
+           history=None, base_history=None, base_path=None):
     """Score the chosen checkpoint on the test split and write it, with log, card and attention history
-    (its last record: the exported weights), to --export."""
+    (its last record: the exported weights), to --export.  A fine-tune's log and history follow its base's."""
     target = Path(args.export) if args.export else out / "checkpoint"
     best = load_checkpoint(chosen)
     best.model.to(device)                                        # scored where it trained, in batches
@@ -377,10 +379,14 @@ def export(args, cfg, data, out, chosen, selection, manifest, step, elapsed, cpu
     target.mkdir(parents=True, exist_ok=True)
     save_checkpoint(target, best.model, data / TOKENIZER, card=render_card(training))
     seen.save(target / seen.WORDS, [s for s, _ in read_split(data, "train", cfg.src_lang, cfg.tgt_lang)], cfg.src_lang)
-    shutil.copyfile(out / LOG, target / LOG)
+    run_log = (out / LOG).read_text(encoding="utf-8")
+    if base_path is not None and (base_path / LOG).is_file():
+        run_log = trainlog.continued_text((base_path / LOG).read_text(encoding="utf-8"), run_log)
+    (target / LOG).write_text(run_log, encoding="utf-8")
     if history is not None:
         attention_history.record(history, best.model, step)
-        attention_history.save(history, target / attention_history.HISTORY)
+        told = attention_history.continued(base_history, history) if base_history else history
+        attention_history.save(told, target / attention_history.HISTORY)
     (target / TRAINING).write_text(json.dumps(training, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"test BLEU {result['bleu']}, chrF {result['chrf']} -> {target}", file=sys.stderr)
 

@@ -78,6 +78,29 @@ def parse_log(text: str) -> TrainLog:
     return log
 
 
+def continued_text(base: str, run: str) -> str:
+    """A fine-tune's log after its base's: each run line's step (and elapsed time) counted on from the
+    base's last, so the curves run from the first step of the first round to the last of this one."""
+    rows = [row for row in (_json(line) for line in base.splitlines()) if row is not None]
+    step = max((r["step"] for r in rows if _number(r.get("step")) is not None), default=0)
+    elapsed = max((r["elapsed"] for r in rows if _number(r.get("elapsed")) is not None), default=0.0)
+    for row in (_json(line) for line in run.splitlines()):
+        if row is not None and _number(row.get("step")) is not None:
+            row["step"] += step
+            if _number(row.get("elapsed")) is not None:
+                row["elapsed"] = round(row["elapsed"] + elapsed, 1)
+            rows.append(row)
+    return "".join(json.dumps(r) + "\n" for r in rows)
+
+
+def _json(line: str) -> dict | None:
+    try:
+        row = json.loads(line)
+    except (json.JSONDecodeError, RecursionError):
+        return None
+    return row if isinstance(row, dict) else None
+
+
 def read_log(path: str | Path) -> TrainLog:
     """Read a train_log.jsonl (at most the last 64 MiB)."""
     path = Path(path)
