@@ -22,7 +22,8 @@ from transformer_core.checkpoints.files import HISTORY
 from transformer_core.training.schedule import lrate
 from transformer_core.training.smoothing import (best_confidence, confident_prediction, cross_entropy,
                                                  loss_vs_confidence, smoothed_targets)
-from transformer_core.training.trainlog import LogPathError, TrainLog, find_logs, read_log, resolve_log_path
+from transformer_core.training.trainlog import (LogPathError, TrainLog, find_logs, read_log, resolve_log_path,
+                                                round_starts_of)
 
 ROOT = Path(os.environ.get("ATLAS_ROOT") or Path(__file__).resolve().parents[1])
 PAPER_D_MODEL, PAPER_WARMUP = 512, 4000
@@ -120,7 +121,9 @@ def schedule_section(logs: list[Path]) -> None:
     logged = overlay_logged_lr(overlay) if overlay is not None else None
     fig = figures.lr_figure(steps, curves, title=t("training.lr.fig_title"), x_title=t("training.axis.step"),
                             y_title=t("training.axis.lr"), logged=logged, warmup=warmup,
-                            warmup_label=t("training.lr.warmup_mark", warmup=warmup))
+                            warmup_label=t("training.lr.warmup_mark", warmup=warmup),
+                            round_starts=round_starts_of(overlay.parent) if overlay is not None else (),
+                            round_label=t("training.log.round_start"))
     data = {"schedule": pd.DataFrame({"step": steps, "lrate": ys, "lrate_paper_512_4000": paper})}
     if logged is not None:
         data["logged"] = pd.DataFrame({"step": logged["x"], "lr": logged["y"]})
@@ -196,8 +199,9 @@ def smoothing_section() -> None:
 
 # ---------------------------------------------------------------- the training log
 
-def log_curves(log: TrainLog, name: str, key: str) -> None:
-    """Slot: loss, validation loss and BLEU (and throughput) from a training log."""
+def log_curves(log: TrainLog, name: str, key: str, round_starts: list[int] = ()) -> None:
+    """Slot: loss, validation loss and BLEU (and throughput) from a training log; round_starts: where a
+    fine-tune's later runs began (the log goes on from its base's)."""
     if log.empty:
         st.info(t("training.log.empty"))
         return
@@ -215,7 +219,8 @@ def log_curves(log: TrainLog, name: str, key: str) -> None:
                "series": [points(va, "bleu", t("training.log.bleu"), "lines+markers")]},
               {"title": t("training.log.speed_panel"),
                "series": [points(tr, "tokens_per_s", t("training.log.speed"))]}]
-    fig = figures.log_figure(panels, x_title=t("training.axis.step"))
+    fig = figures.log_figure(panels, x_title=t("training.axis.step"), round_starts=round_starts,
+                             round_label=t("training.log.round_start"))
     show_figure(fig, f"log_{name}", {"train": pd.DataFrame(tr), "valid": pd.DataFrame(va)}, key=key)
     bleus = [b for b in va["bleu"] if b is not None]
     losses = [x for x in tr["loss"] if x is not None]
@@ -225,6 +230,8 @@ def log_curves(log: TrainLog, name: str, key: str) -> None:
     m2.metric(t("training.log.last_loss"), f"{losses[-1]:.3f}" if losses else "–")
     m3.metric(t("training.log.best_bleu"), f"{max(bleus):.2f}" if bleus else "–")
     m4.metric(t("training.log.elapsed"), f"{max(elapsed) / 60:.1f}" if elapsed else "–")
+    if round_starts:
+        st.caption(t("training.log.rounds", n=len(round_starts) + 1, steps=", ".join(f"{s:,}" for s in round_starts)))
     if log.skipped:
         st.caption(t("training.log.skipped", n=log.skipped))
     st.caption(t("training.log.why_low"))
@@ -257,7 +264,7 @@ def checkpoint_log_section(logs: list[Path]) -> None:
     except OSError:
         st.warning(t("training.log.unreadable"))
         return
-    log_curves(log, names[i], key="fig_log_ckpt")
+    log_curves(log, names[i], key="fig_log_ckpt", round_starts=round_starts_of(logs[i].parent))
     history_view(logs[i].parent, log)
 
 

@@ -60,6 +60,20 @@ def test_lr_figure_is_lrate_curve():
     assert list(fig.data[0].y) == [full[s - 1] for s in steps] and list(fig.data[0].x) == steps
 
 
+def test_a_fine_tunes_runs_are_marked_where_they_began():
+    panels = [{"title": "loss", "series": [{"x": [1, 9000], "y": [2.0, 1.0], "name": "loss"}]},
+              {"title": "BLEU", "series": [{"x": [9000], "y": [40.0], "name": "BLEU"}]}]
+    fig = figures.log_figure(panels, round_starts=[7543], round_label="<fine-tune>")
+    lines = [shape for shape in fig.layout.shapes if shape.type == "line"]
+    assert len(lines) == 2 and {shape.x0 for shape in lines} == {7543}          # on each panel
+    assert {a.text for a in fig.layout.annotations} >= {"&lt;fine-tune&gt;"}
+    assert not figures.log_figure(panels).layout.shapes
+    curve = [{"y": [1e-4, 2e-4], "name": "n"}]
+    logged = {"x": [1, 9000], "y": [1e-4, 1e-4], "name": "logged"}
+    assert [s.x0 for s in figures.lr_figure([1, 9000], curve, logged=logged, round_starts=[7543]).layout.shapes] == [7543]
+    assert not figures.lr_figure([1, 9000], curve, round_starts=[7543]).layout.shapes     # no log drawn: no mark
+
+
 def test_bar_and_line_titles_are_escaped():
     fig = figures.bar_figure(["<eos>", "a"], {"<b>x</b>": [1, 2]}, title="<pad>")
     assert fig.data[0].name == "&lt;b&gt;x&lt;/b&gt;" and fig.layout.title.text == "&lt;pad&gt;"

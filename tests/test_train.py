@@ -210,6 +210,7 @@ def test_init_fine_tunes_a_checkpoint_and_says_so(tmp_path, toy_pairs, toy_spm, 
     run_log = _log(out / LOG)
     assert told_log[:len(base_log)] == base_log and len(told_log) == len(base_log) + len(run_log)
     assert [r["step"] for r in told_log[len(base_log):]] == [r["step"] + 4 for r in run_log]
+    assert training["init"]["round_starts"] == [4]                     # where the fine-tune began, for the page
 
     # another tokenizer: a clear message, no run
     other = tmp_path / "other"

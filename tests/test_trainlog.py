@@ -2,7 +2,8 @@ import json
 
 import pytest
 
-from transformer_core.training.trainlog import LogPathError, find_logs, parse_log, read_log, resolve_log_path
+from transformer_core.training.trainlog import (LogPathError, continued_text, find_logs, parse_log, read_log,
+                                                resolve_log_path, round_starts_of)
 
 
 def _write(path, rows, tail=""):
@@ -21,6 +22,24 @@ def test_parse_train_and_valid_lines(tmp_path):
     assert log.train["step"] == [1, 2, 3] and log.train["lr"] == [1e-4, 2e-4, 3e-4]
     assert log.valid["bleu"] == [1.2, 2.0] and log.skipped == 1 and log.last_step == 3
     assert find_logs(tmp_path) == [log_path]
+
+
+def test_a_fine_tunes_log_goes_on_from_its_bases(tmp_path):
+    base = '{"step": 50, "loss": 3.0, "elapsed": 10.0}\n{"step": 100, "valid_loss": 2.0, "bleu": 9.0, "elapsed": 20.5}\n'
+    run = 'not json\n{"step": 25, "lr": 0.001, "loss": 1.5, "elapsed": 4.0}\n{"step": 30, "bleu": 11.0}\n'
+    log = parse_log(continued_text(base, run))
+    assert log.train["step"] == [50, 125] and log.train["elapsed"] == [10.0, 24.5]
+    assert log.valid["step"] == [100, 130] and log.valid["bleu"] == [9.0, 11.0] and log.skipped == 0
+
+
+@pytest.mark.parametrize("training, starts", [
+    ({"init": {"round_starts": [7543, 9000]}}, [7543, 9000]),
+    ({"init": None}, []), ({"init": {"round_starts": "7543"}}, []), ({"init": {"round_starts": [True, 5]}}, [5]),
+    ([1, 2], []), (None, [])])
+def test_round_starts_read_from_training_json_and_forgiving(tmp_path, training, starts):
+    if training is not None:
+        (tmp_path / "training.json").write_text(json.dumps(training), encoding="utf-8")
+    assert round_starts_of(tmp_path) == starts
 
 
 def test_parse_garbage():

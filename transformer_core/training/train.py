@@ -350,6 +350,8 @@ def main(argv=None) -> int:
                 selection["chosen"] = "average"
         init = None if base is None else {"checkpoint": args.init, "vocabulary_remapped": remapped, **{
             k: base.training.get(k) for k in ("steps", "wall_time_s", "cpu_time_s", "test")}}
+        if base_history is not None:          # the exported log and history go on from the base's: where each run began
+            init["round_starts"] = [*(base.training.get("init") or {}).get("round_starts", []), base_history.steps[-1]]
         export(args, cfg, data, out, chosen, selection, manifest, step, elapsed, cpu, device, world, len(train), init,
                history, base_history, base.path if base_history else None)
     if world > 1:

@@ -78,6 +78,18 @@ def parse_log(text: str) -> TrainLog:
     return log
 
 
+def round_starts_of(folder: str | Path) -> list[int]:
+    """The steps at which a checkpoint's later runs began, when its log goes on from its base's (a fine-tune:
+    training.json's init.round_starts); [] for a model trained in one run, or a training.json unread."""
+    try:
+        training = json.loads((Path(folder) / "training.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    init = training.get("init") if isinstance(training, dict) else None
+    starts = init.get("round_starts") if isinstance(init, dict) else None
+    return [int(s) for s in starts if _number(s) is not None] if isinstance(starts, list) else []
+
+
 def continued_text(base: str, run: str) -> str:
     """A fine-tune's log after its base's: each run line's step (and elapsed time) counted on from the
     base's last, so the curves run from the first step of the first round to the last of this one."""

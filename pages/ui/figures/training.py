@@ -11,10 +11,19 @@ from ..theme import PALETTE, SEQUENTIAL
 from .base import _hover, _layout, as_array, bar_figure, escape, line_figure, tick_labels
 
 
+def round_marks(fig: go.Figure, starts: Sequence[int], label: str) -> go.Figure:
+    """A dashed line (on every panel) at each step where a later training run began: a fine-tune's."""
+    for step in starts:
+        fig.add_vline(x=step, line_dash="dash", line_color=PALETTE[2], annotation_text=escape(label),
+                      annotation_position="top left")
+    return fig
+
+
 def lr_figure(steps: Sequence[int], curves: Sequence[Mapping], *, title: str = "", x_title: str = "",
               y_title: str = "", logged: Mapping | None = None, warmup: int | None = None,
-              warmup_label: str = "") -> go.Figure:
-    """lrate curves: curves = [{"y", "name", "dash"?}] on the shared steps; logged = {"x", "y", "name"}."""
+              warmup_label: str = "", round_starts: Sequence[int] = (), round_label: str = "") -> go.Figure:
+    """lrate curves: curves = [{"y", "name", "dash"?}] on the shared steps; logged = {"x", "y", "name"};
+    round_starts: where the logged model's later runs began."""
     series = [{"x": list(steps), "y": list(c["y"]), "name": c["name"], "dash": c.get("dash", "solid"),
                "color": c.get("color", PALETTE[n % len(PALETTE)])} for n, c in enumerate(curves)]
     if logged is not None:
@@ -24,11 +33,13 @@ def lr_figure(steps: Sequence[int], curves: Sequence[Mapping], *, title: str = "
     if warmup:
         fig.add_vline(x=warmup, line_dash="dot", line_color="#6b7280",
                       annotation_text=escape(warmup_label), annotation_position="top")
-    return fig
+    return round_marks(fig, round_starts if logged is not None else (), round_label)
 
 
-def log_figure(panels: Sequence[Mapping], *, x_title: str = "", height: int = 360) -> go.Figure:
-    """Side-by-side panels of a training log: panels = [{"title", "series": [{"x", "y", "name"}]}]."""
+def log_figure(panels: Sequence[Mapping], *, x_title: str = "", height: int = 360, round_starts: Sequence[int] = (),
+               round_label: str = "") -> go.Figure:
+    """Side-by-side panels of a training log: panels = [{"title", "series": [{"x", "y", "name"}]}];
+    round_starts: the steps where later runs (fine-tunes) began."""
     fig = make_subplots(rows=1, cols=len(panels), subplot_titles=[escape(p["title"]) for p in panels],
                         horizontal_spacing=0.07)
     for c, panel in enumerate(panels, start=1):
@@ -38,7 +49,7 @@ def log_figure(panels: Sequence[Mapping], *, x_title: str = "", height: int = 36
                                      line=dict(color=PALETTE[(c - 1 + n * 3) % len(PALETTE)], width=2)),
                           row=1, col=c)
         fig.update_xaxes(title_text=escape(x_title), row=1, col=c)
-    return _layout(fig, height=height)
+    return round_marks(_layout(fig, height=height), round_starts, round_label)
 
 
 def history_figure(weights, step: int, q_labels: Sequence[str], k_labels: Sequence[str],
