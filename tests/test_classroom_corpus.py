@@ -30,6 +30,26 @@ def test_the_lectures_sentence_in_all_three_languages():
     assert ex.align("de") == "0-0 1-1 2-2"
 
 
+@pytest.mark.parametrize("owner, noun, verb, tense, neg, style, expected", [
+    ("I", "grandmother", "eat", "present", False, "statement", "우리 할머니는 사과를 드신다."),    # 우리, 드시다
+    ("I", "mother", "eat", "progressive", False, "statement", "우리 어머니는 사과를 드시고 계신다."),
+    ("I", "father", "eat", "progressive", True, "statement", "우리 아버지는 사과를 드시고 계시지 않는다."),
+    ("I", "teacher", "like", "past", False, "statement", "우리 선생님은 사과를 좋아하셨다."),
+    ("you", "grandfather", "like", "present", False, "question", "너의 할아버지는 사과를 좋아하세요?"),
+    ("I", "brother", "eat", "present", False, "statement", "내 남동생은 사과를 먹는다."),      # no honorific
+])
+def test_elders_are_spoken_of_with_honorifics(owner, noun, verb, tense, neg, style, expected):
+    """A class's Korean says 우리 어머니는 … 드신다: the verb takes -(으)시- (or its honorific verb) when the
+    subject is owed respect, and "my" family is 우리."""
+    lex = lexicon.load()
+    subject = Subject(phrase=NounPhrase(lemma(lex.nouns, noun), "poss", owner=PRONOUNS[owner]))
+    apples = NounPhrase(lemma(lex.nouns, "apple"), "bare", plural=True)
+    c = Clause(subject, lemma(lex.verbs, verb), tense, neg=neg, obj=apples)
+    ex = Example("", en_clause(c, style == "question", False, False), ko_clause(c, style, False), de_main(c, False, False),
+                 end="?" if style == "question" else ".")
+    assert ex.text("ko") == expected
+
+
 def test_where_is_the_train_station():
     lex = lexicon.load()
     station = lemma(lex.places, "train station")

@@ -112,6 +112,30 @@ KOREAN_REGISTER = [
 ]
 
 
+KOREAN_HONORIFIC = [
+    ((("가", "VV"), korean.STATEMENT["present"], False), "가신다"),
+    ((("살", "VV"), korean.STATEMENT["present"], False), "사신다"),              # ㄹ drops before 시
+    ((("읽", "VV"), korean.STATEMENT["past"], False), "읽으셨다"),
+    ((("가", "VV"), korean.QUESTION["present"], False), "가세요"),               # not kiwi's 가셔요
+    ((("보", "VV"), korean.QUESTION["progressive"], False), "보고 계세요"),
+    ((("보", "VV"), korean.STATEMENT["progressive"], True), "보고 계시지 않는다"),
+    ((("드시", "VV"), korean.STATEMENT["present"], False), "드신다"),            # honorific verbs: one 시
+    ((("가", "VV"), korean.STATEMENT["future"], True), "가시지 않을 것이다"),
+    ((("가져오", "VV"), [("고", "EC")], False), "가져오시고"),                   # a connective 고 is not progressive
+]
+
+
+@pytest.mark.parametrize("args, expected", KOREAN_HONORIFIC)
+def test_korean_honorific_predicates(args, expected):
+    stem, endings, negative = args
+    assert korean.predicate(stem, endings, negative=negative, honorific=True) == expected
+
+
+def test_korean_honorific_adjectives():
+    assert korean.adjective_predicate("친절하다", "", "present", False, False, honorific=True) == "친절하시다"
+    assert korean.adjective_predicate("바쁘다", "", "past", False, True, honorific=True) == "바쁘셨어요"
+
+
 @pytest.mark.parametrize("english, casual, expected", KOREAN_REGISTER)
 def test_korean_casual_endings_in_the_lectures_style(english, casual, expected):
     assert korean.lecture_style(casual, english) == expected

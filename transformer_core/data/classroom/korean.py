@@ -27,6 +27,10 @@ QUESTION = {
     "progressive": [("고", "EC"), ("있", "VX"), ("어요", "EF")],
 }
 NEGATION = [("지", "EC"), ("않", "VX")]
+# Honorifics: a subject owed respect (우리 어머니는, 선생님은) takes -(으)시- on the verb, and these verbs
+# change outright: 우리 할머니는 사과를 드신다, 주무신다.
+HONORIFIC = ("으시", "EP")
+HONORIFIC_VERBS = {"먹다": "드시다", "마시다": "드시다", "자다": "주무시다"}
 IRREGULAR_TAGGED = ("ㅂ", "ㄷ", "ㅅ")
 
 
@@ -53,14 +57,24 @@ def stem(dictionary_form: str, irregular: str, adjective: bool) -> tuple[str, st
     return dictionary_form[:-1], tag + ("-I" if irregular in IRREGULAR_TAGGED else "")
 
 
-def predicate(stem_morph: tuple[str, str], endings: list[tuple[str, str]], negative: bool = False) -> str:
-    """Conjugate: predicate(('먹', 'VV'), STATEMENT['past'], negative=True) -> '먹지 않았다'."""
+def predicate(stem_morph: tuple[str, str], endings: list[tuple[str, str]], negative: bool = False,
+              honorific: bool = False) -> str:
+    """Conjugate: predicate(('먹', 'VV'), STATEMENT['past'], negative=True) -> '먹지 않았다';
+    honorific: predicate(('가', 'VV'), STATEMENT['present'], honorific=True) -> '가신다' (보고 계신다, 가세요?)."""
     adjective = stem_morph[1].startswith("VA")
-    if negative:
-        if endings and endings[0] == ("고", "EC"):      # progressive: 먹고 있지 않다
-            return join([stem_morph, *endings[:2], *NEGATION, *_plain(endings[2:], True)])
-        return join([stem_morph, *NEGATION, *_plain(endings, adjective)])
-    return join([stem_morph, *_plain(endings, adjective)])
+    stem = [stem_morph]
+    progressive = endings[:2] == [("고", "EC"), ("있", "VX")]
+    if honorific and progressive:                        # 있다 of the progressive is 계시다, a verb: 보고 계신다
+        endings = [endings[0], ("계시", "VX"), *[("는다", "EF") if e == ("다", "EF") else e for e in endings[2:]]]
+    elif honorific and not stem_morph[0].endswith("시"):  # 드시다, 주무시다 are honorific already
+        stem.append(HONORIFIC)
+    if negative and progressive:                          # 먹고 있지 않다, 보고 계시지 않는다
+        text = join([*stem, *endings[:2], *NEGATION, *_plain(endings[2:], not honorific)])
+    elif negative:
+        text = join([*stem, *NEGATION, *_plain(endings, adjective)])
+    else:
+        text = join([*stem, *_plain(endings, adjective)])
+    return text[:-2] + "세요" if text.endswith("셔요") else text      # kiwi's 가셔요: the standard is 가세요
 
 
 def _plain(endings: list[tuple[str, str]], adjective: bool) -> list[tuple[str, str]]:
@@ -77,12 +91,14 @@ def attributive(adjective: str, irregular: str) -> str:
     return predicate(stem(adjective, irregular, True), [("은", "ETM")])
 
 
-def adjective_predicate(adjective: str, irregular: str, tense: str, negative: bool, question: bool) -> str:
-    """'빨갛다' -> '빨갛다', '빨갛지 않았다', '빨개요'; a noun color takes the copula: '초록색이다', '초록색이 아니다'."""
+def adjective_predicate(adjective: str, irregular: str, tense: str, negative: bool, question: bool,
+                        honorific: bool = False) -> str:
+    """'빨갛다' -> '빨갛다', '빨갛지 않았다', '빨개요'; a noun color takes the copula: '초록색이다', '초록색이 아니다';
+    honorific: '친절하다' -> '친절하시다'."""
     past = tense == "past"
     if irregular != "N":
         endings = (QUESTION if question else STATEMENT)[tense]
-        return predicate(stem(adjective, irregular, True), endings, negative=negative)
+        return predicate(stem(adjective, irregular, True), endings, negative=negative, honorific=honorific)
     if negative:
         ending = "다" if not question else "어요" if past else "에요"     # 아니에요, 아니었어요
         return with_particle(adjective, "이") + " " + join([("아니", "VCN"), *([("었", "EP")] if past else []), (ending, "EF")])

@@ -12,6 +12,11 @@ from .lexicon import Adjective, Name, Noun, Number
 from .sentence import Chunk, chunk
 
 COUNTERS = {"person": "명", "animal": "마리", "readable": "권", "clothing": "벌", "vehicle": "대"}   # else 개
+# People a Korean sentence speaks of with respect: the verb takes -(으)시- (우리 어머니는 일하신다), "my" is
+# 우리 (우리 할머니), and 부모 is 부모님.
+ELDERS = {"mother", "father", "mom", "dad", "parent", "grandmother", "grandfather", "uncle", "aunt", "teacher",
+          "principal"}
+HONORIFIC_NOUNS = {"부모": "부모님"}
 
 
 @dataclass(frozen=True)
@@ -79,10 +84,16 @@ class NounPhrase:
             return [chunk(self.number.en, role + ".num"), *head]
         return head
 
+    @property
+    def elder(self) -> bool:
+        return self.noun.en in ELDERS
+
     def ko(self, role: str, particle: str | None) -> list[Chunk]:
         out = []
         if self.det == "poss":
             owner = self.owner.ko_poss if isinstance(self.owner, Pronoun) else self.owner.ko + "의"
+            if self.elder and self.owner is PRONOUNS["I"]:      # 우리 어머니, not 내 어머니
+                owner = PRONOUNS["we"].ko_poss
             out.append(chunk(owner, role + ".det"))
         elif self.det == "this":
             out.append(chunk("이", role + ".det"))
@@ -94,7 +105,8 @@ class NounPhrase:
             last = korean.with_particle(counter, particle) if particle else counter
             return [*out, chunk(self.noun.ko, role + ".n"), chunk(self.number.ko_attr, role + ".num"),
                     chunk(last, role + ".num")]
-        noun = korean.with_particle(self.noun.ko, particle) if particle else self.noun.ko
+        noun = HONORIFIC_NOUNS.get(self.noun.ko, self.noun.ko)
+        noun = korean.with_particle(noun, particle) if particle else noun
         return [*out, chunk(noun, role + ".n")]
 
     def de(self, role: str, case: str, negated: str = "") -> list[Chunk]:
@@ -144,6 +156,11 @@ class Subject:
     @property
     def is_you(self) -> bool:
         return self.pronoun is PRONOUNS["you"]
+
+    @property
+    def honorific(self) -> bool:
+        """A subject owed respect: the Korean verb takes -(으)시-."""
+        return self.phrase is not None and self.phrase.elder
 
     def lemmas(self) -> set[str]:
         if self.name:

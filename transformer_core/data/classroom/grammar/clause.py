@@ -8,8 +8,7 @@ from .. import korean
 from ..lexicon import Verb
 from ..phrases import NounPhrase, Subject
 from ..sentence import Chunk, chunk
-from .gen import KO_DESCRIPTIVE
-from .verbs import de_clause, de_verb, en_verb, ko_verb
+from .verbs import de_clause, de_verb, en_verb, ko_stem, ko_verb
 
 
 @dataclass
@@ -78,12 +77,12 @@ def ko_clause(c: Clause, style: str, time_first: bool, k: str = "", connective: 
     if predicate is not None:
         verb = predicate
     elif connective:       # the first of two clauses: 먹고, 먹었지만
-        stem = korean.stem(c.verb.ko, c.verb.ko_irr, c.verb.ko in KO_DESCRIPTIVE)
+        stem = ko_stem(c.verb.ko, c.verb.ko_irr, c.subject.honorific)
         endings = ([("었", "EP")] if c.tense == "past" else []) + [(connective, "EC")]
-        text = korean.predicate(stem, endings, negative=c.neg)
+        text = korean.predicate(stem, endings, negative=c.neg, honorific=c.subject.honorific)
         verb = [chunk(w, k + ("NEG" if w.startswith("않") else "V")) for w in text.split(" ")]
     else:
-        verb = ko_verb(c.verb.ko, c.verb.ko_irr, c.tense, c.neg, style, k)
+        verb = ko_verb(c.verb.ko, c.verb.ko_irr, c.tense, c.neg, style, k, honorific=c.subject.honorific)
     head = [*time, *subject] if time_first else [*subject, *time]
     return [*head, *place, *obj_ko(c, k), *verb]
 

@@ -42,7 +42,8 @@ def wh_what(tense: str):
         verb = de_verb(c.verb.de, c.verb.de_aux, tense, c.subject.de_person)
         de = de_clause([chunk("was", "W")], verb, c.subject.de(), [("time", [chunk(c.time.de, "T")] if c.time else [])],
                        False)
-        what = [chunk("무엇을", "W"), *ko_verb(c.verb.ko, c.verb.ko_irr, tense, False, "question")]
+        what = [chunk("무엇을", "W"),
+                *ko_verb(c.verb.ko, c.verb.ko_irr, tense, False, "question", honorific=c.subject.honorific)]
         ko = ko_clause(c, "question", False, predicate=what)
         return Example("", en, ko, de, end="?", lemmas=lemmas_of(c))
     return build
@@ -61,7 +62,7 @@ def wh_where(frame: str, tense: str):
         de = de_clause([chunk(wo, "W")], verb, c.subject.de(), [("time", [chunk(c.time.de, "T")] if c.time else [])],
                        False)
         where = [chunk("어디에" if frame == "motion" else "어디에서", "W"),
-                 *ko_verb(c.verb.ko, c.verb.ko_irr, tense, False, "question")]
+                 *ko_verb(c.verb.ko, c.verb.ko_irr, tense, False, "question", honorific=c.subject.honorific)]
         ko = ko_clause(c, "question", False, predicate=where)
         return Example("", en, ko, de, end="?", lemmas=lemmas_of(c))
     return build

@@ -80,7 +80,8 @@ def be_adjective(tense: str, neg: bool, ask: bool = False):
             subject = Subject(phrase=g.phrase((cls,), dets=("the", "poss", "this"), adjective=0))
         g.lemmas.add(adjective.id)
         en_v, de_v = _be(g, subject, tense, neg, ask, g.chance(0.5))
-        ko_words = korean.adjective_predicate(adjective.ko, adjective.ko_irr, tense, neg, ask).split(" ")
+        ko_words = korean.adjective_predicate(adjective.ko, adjective.ko_irr, tense, neg, ask,
+                                              honorific=subject.honorific).split(" ")
         ko_pred = [chunk(w, "NEG" if w.startswith(("않", "아니")) else "A") for w in ko_words]
         ko_subject = [] if ask and subject.is_you else subject.ko("은")
         en = ([*en_v, *subject.en(), chunk(adjective.en, "A")] if ask else

@@ -34,17 +34,22 @@ def en_verb(verb: str, tense: str, subj_person: int, neg: bool, question: bool, 
     return [], [chunk(aux, V), chunk("not", NEG), chunk(main, V)]
 
 
-def ko_verb(verb_ko: str, irregular: str, tense: str, neg: bool, style: str, k: str = "") -> list[Chunk]:
+def ko_stem(verb_ko: str, irregular: str, honorific: bool = False) -> tuple[str, str]:
+    """The verb's stem morpheme; for a subject owed respect, the honorific verb where there is one (드시다)."""
+    if honorific and verb_ko in korean.HONORIFIC_VERBS:
+        verb_ko, irregular = korean.HONORIFIC_VERBS[verb_ko], ""
+    return korean.stem(verb_ko, irregular, verb_ko in KO_DESCRIPTIVE)
+
+
+def ko_verb(verb_ko: str, irregular: str, tense: str, neg: bool, style: str, k: str = "",
+            honorific: bool = False) -> list[Chunk]:
     """Korean predicate words: the stem's word is V, a word of 않/없 is NEG, the rest V."""
     V, NEG = k + "V", k + "NEG"
-    descriptive = verb_ko in KO_DESCRIPTIVE
-    if verb_ko == "있다" and neg:            # 있지 않다 -> 없다
-        verb_ko, neg = "없다", False
-        text = korean.predicate(korean.stem(verb_ko, "", True), korean.STATEMENT[tense] if style == "statement"
-                                else korean.QUESTION[tense])
-        return [chunk(text, V, NEG)]
     endings = (korean.STATEMENT if style == "statement" else korean.QUESTION)[tense]
-    text = korean.predicate(korean.stem(verb_ko, irregular, descriptive), endings, negative=neg)
+    if verb_ko == "있다" and neg:            # 있지 않다 -> 없다
+        text = korean.predicate(korean.stem("없다", "", True), endings, honorific=honorific)
+        return [chunk(text, V, NEG)]
+    text = korean.predicate(ko_stem(verb_ko, irregular, honorific), endings, negative=neg, honorific=honorific)
     return [chunk(w, NEG if w.startswith(("않", "없")) else V) for w in text.split(" ")]
 
 
