@@ -203,6 +203,8 @@ def test_init_fine_tunes_a_checkpoint_and_says_so(tmp_path, toy_pairs, toy_spm, 
     told = attention_history.load(out / "checkpoint" / attention_history.HISTORY)
     assert base_history.steps == [0, 4] and told.steps == [0, 4, 6]
     assert [p.src for p in told.probes] == [p.src for p in base_history.probes]
+    stored = load_file(str(out / "checkpoint" / attention_history.HISTORY))        # float16 on disk, as recorded
+    assert stored and all(t.dtype == torch.float16 for t in stored.values())
     for kind, weights in base_history.weights[0].items():
         assert np.array_equal(told.weights[0][kind][:2], weights)
         assert np.array_equal(told.weights[0][kind][2], weights[1])                   # lr 0: the same weights

@@ -85,7 +85,8 @@ def continued(base: History, run: History) -> History:
 
 
 def save(history: History, path: Path) -> None:
-    tensors = {f"{i}.{kind}": np.ascontiguousarray(w[kind]) for i, w in enumerate(history.weights) for kind in w}
+    tensors = {f"{i}.{kind}": np.ascontiguousarray(w[kind], dtype=np.float16)          # read back as float32
+               for i, w in enumerate(history.weights) for kind in w}
     meta = {"steps": history.steps,
             "probes": [{"src": p.src, "ref": p.ref, "src_ids": p.src_ids, "out_ids": p.out_ids,
                         "src_pieces": p.src_pieces, "tgt_pieces": p.tgt_pieces} for p in history.probes]}
