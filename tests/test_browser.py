@@ -581,6 +581,16 @@ def test_the_training_replay_plays_in_the_browser(sessions, served):
     hist = history.load(served / en.model / history.HISTORY)
     assert hist is not None and hist.steps[0] == 0 and len(hist.steps) >= 10
     en.go("train", "training")
+    # a fine-tuned model's log: a dashed line where each later run began, on every panel, and the caption
+    from transformer_core.training.trainlog import round_starts_of
+    starts = round_starts_of(served / en.model)
+    page.wait_for_function("() => document.querySelector('.st-key-fig_log_ckpt .js-plotly-plot')?.layout", polling=100)
+    lines = page.evaluate("() => (document.querySelector('.st-key-fig_log_ckpt .js-plotly-plot').layout.shapes || [])"
+                          ".filter(s => s.type === 'line').map(s => s.x0)")
+    assert sorted(lines) == sorted(starts * 3)                     # loss, BLEU and speed panels
+    if starts:
+        page.get_by_text(I18N["en"]["training.log.round_start"]).first.wait_for()
+        shot("training_rounds.png", page, ".st-key-fig_log_ckpt")
     play = page.locator(".st-key-train_hist_play button")
     play.scroll_into_view_if_needed()
     page.wait_for_function(HISTORY_DRAWN, polling=100)
