@@ -581,16 +581,6 @@ def test_the_training_replay_plays_in_the_browser(sessions, served):
     hist = history.load(served / en.model / history.HISTORY)
     assert hist is not None and hist.steps[0] == 0 and len(hist.steps) >= 10
     en.go("train", "training")
-    # a fine-tuned model's log: a dashed line where each later run began, on every panel, and the caption
-    from transformer_core.training.trainlog import round_starts_of
-    starts = round_starts_of(served / en.model)
-    page.wait_for_function("() => document.querySelector('.st-key-fig_log_ckpt .js-plotly-plot')?.layout", polling=100)
-    lines = page.evaluate("() => (document.querySelector('.st-key-fig_log_ckpt .js-plotly-plot').layout.shapes || [])"
-                          ".filter(s => s.type === 'line').map(s => s.x0)")
-    assert sorted(lines) == sorted(starts * 3)                     # loss, BLEU and speed panels
-    if starts:
-        page.get_by_text(I18N["en"]["training.log.round_start"]).first.wait_for()
-        shot("training_rounds.png", page, ".st-key-fig_log_ckpt")
     play = page.locator(".st-key-train_hist_play button")
     play.scroll_into_view_if_needed()
     page.wait_for_function(HISTORY_DRAWN, polling=100)
@@ -610,6 +600,38 @@ def test_the_training_replay_plays_in_the_browser(sessions, served):
     last = page.evaluate(HISTORY_DRAWN)
     assert last["z"] != first["z"] and not exceptions(page), exceptions(page)
     shot("replay_last.png", page, ".st-key-fig_train_history")
+
+
+LOG_LINES = """() => { const g = document.querySelector('.st-key-fig_log_ckpt .js-plotly-plot');
+    return g && g.layout ? (g.layout.shapes || []).filter(s => s.type === 'line').map(s => s.x0) : null; }"""
+
+
+def test_a_fine_tuned_models_log_marks_where_each_run_began(sessions, served):
+    """The Training page on a model fine-tuned from another (its log goes on from its base's): a dashed line
+    where each later run began, on the loss, BLEU and speed panels, with its caption; a model trained in
+    one run has none.  With ATLAS_SCREENSHOTS=docs it refreshes docs/training_rounds.png."""
+    from transformer_core.training.trainlog import round_starts_of
+
+    en = sessions("en")
+    starts = {name: round_starts_of(served / name) for name in bundled_names(served)}
+    assert any(starts.values()), "no bundled model was fine-tuned from another"
+    first = en.model
+    try:
+        for name in sorted(starts, key=lambda n: n != first):          # the session's own model first
+            if name != en.model:
+                choose_model(en, name)
+            en.go("train", "training")
+            en.page.wait_for_function(f"() => {{ const l = ({LOG_LINES})(); return l && l.length === "
+                                      f"{3 * len(starts[name])}; }}", polling=100)
+            assert sorted(en.page.evaluate(LOG_LINES)) == sorted(starts[name] * 3)
+            caption = en.page.get_by_text(I18N["en"]["training.log.round_start"])
+            assert caption.count() == (3 if starts[name] else 0)
+            if starts[name]:
+                shot("training_rounds.png", en.page, ".st-key-fig_log_ckpt")
+    finally:
+        if en.model != first:
+            choose_model(en, first)
+    assert not exceptions(en.page), exceptions(en.page)
 
 
 def shot(name: str, page, selector: str) -> None:
