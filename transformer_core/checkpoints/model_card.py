@@ -11,12 +11,14 @@ def _table(header: list[str], rows: list[list]) -> str:
 
 
 def _cell(value) -> str:
-    """A table cell; a nested source record shows its name and licence."""
+    """A table cell; a nested source record shows its name and licence (and a register it was rewritten in)."""
     if isinstance(value, dict):
         licence = value.get("licence", "")
         if isinstance(licence, dict):
             licence = "; ".join(f"{k}: {v}" for k, v in licence.items())
-        return f"{value.get('name', '')} ({licence})" if value.get("name") else str(value)
+        register = value.get("register")
+        rewritten = f"; register {register}" if register and register != "as-written" else ""
+        return f"{value.get('name', '')} ({licence}{rewritten})" if value.get("name") else str(value)
     return value
 
 
