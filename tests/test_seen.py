@@ -36,7 +36,7 @@ def test_a_bad_or_inflating_counts_file_is_ignored(tmp_path):
 def test_the_bundled_models_ship_their_counts():
     for name in ("enko", "ende"):
         ckpt = load_checkpoint(ROOT / "checkpoints" / name)
-        assert ckpt.words["apples"] > 100 and "necktie" not in ckpt.words
+        assert ckpt.words["apples"] > 50 and "necktie" not in ckpt.words        # a core word: seen often
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
