@@ -355,6 +355,7 @@ def main(argv=None) -> int:
         export(args, cfg, data, out, chosen, selection, manifest, step, elapsed, cpu, device, world, len(train), init,
                history, base_history, base.path if base_history else None)
     if world > 1:
+        dist.barrier()                  # the others wait for rank 0's export, then all leave the group together
         dist.destroy_process_group()
     return 0
 
