@@ -55,12 +55,8 @@ def parse_log(text: str) -> TrainLog:
         line = line.strip()
         if not line:
             continue
-        try:
-            row = json.loads(line)
-        except (json.JSONDecodeError, RecursionError):
-            log.skipped += 1
-            continue
-        step = _number(row.get("step")) if isinstance(row, dict) else None
+        row = _json(line)
+        step = _number(row.get("step")) if row is not None else None
         if step is None:
             log.skipped += 1
             continue

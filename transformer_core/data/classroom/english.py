@@ -4,9 +4,11 @@ from __future__ import annotations
 from functools import cache
 
 import inflect
-from lemminflect import getInflection
+from lemminflect import getAllLemmas, getInflection
 
 BE = {"present": {1: "am", 3: "is", 0: "are"}, "past": {1: "was", 3: "was", 0: "were"}}
+AUXILIARIES = {"is", "are", "was", "were", "am", "has", "have", "had", "can", "could", "will", "would", "should",
+               "may", "might", "must", "does", "did", "do"}
 # Penn tags: VBZ 3rd singular present, VBD past, VBG -ing, VBN participle.
 
 
@@ -45,3 +47,13 @@ def comparative(adjective: str, given: str = "") -> str:
         return given
     forms = getInflection(adjective, tag="JJR")
     return forms[0] if forms else f"more {adjective}"
+
+
+def request_in_english(sentence: str) -> bool:
+    """'Wait here.', 'Please help me.', "Don't run!" are requests; 'Water boils.' and questions are not."""
+    words = [w.strip(",.!?\"'").lower() for w in sentence.split()]
+    if not words or sentence.rstrip().endswith("?"):
+        return False
+    if words[0] in ("don't", "never") or "please" in words:
+        return True
+    return words[0] in getAllLemmas(words[0]).get("VERB", ()) and (len(words) == 1 or words[1] not in AUXILIARIES)

@@ -10,6 +10,8 @@ from functools import cache
 
 from kiwipiepy import Kiwi
 
+from .english import request_in_english
+
 # Particle (given in its consonant form) -> kiwi tag.
 PARTICLE_TAGS = {"은": "JX", "이": "JKS", "을": "JKO", "와": "JC", "으로": "JKB", "에": "JKB", "에서": "JKB",
                  "의": "JKG", "보다": "JKB", "에게": "JKB", "도": "JX"}
@@ -125,28 +127,13 @@ CASUAL_ENDINGS = {"어", "야"}
 # Before these the plain statement ending is 다 (있다, 달다, 먹었다, 먹고 싶다), before a verb 는다 (먹는다, 간다).
 PLAIN_DA_TAGS = ("VA", "XSA", "EP", "VCN")
 PLAIN_DA_AUXILIARIES = {"있", "없", "싶", "계시"}
-ENGLISH_AUXILIARIES = {"is", "are", "was", "were", "am", "has", "have", "had", "can", "could", "will", "would",
-                       "should", "may", "might", "must", "does", "did", "do"}
-
-
-def english_request(english: str) -> bool:
-    """'Wait here.', 'Please help me.', "Don't run!" are requests; 'Water boils.' and questions are not."""
-    words = [w.strip(",.!?\"'").lower() for w in english.split()]
-    if not words or english.rstrip().endswith("?"):
-        return False
-    if words[0] in ("don't", "never") or "please" in words:
-        return True
-    from lemminflect import getAllLemmas
-    lemmas = getAllLemmas(words[0]).get("VERB", ())
-    return words[0] in lemmas and (len(words) == 1 or words[1] not in ENGLISH_AUXILIARIES)
-
-
+VERB_TAGS = ("VV", "VX", "XSV")
 def lecture_style(korean: str, english: str) -> str:
     """A casual (반말) Korean sentence in the lectures' style, the generator's: statements in 한다체, questions and
     requests in 해요체.  '톰은 아직도 자고 있어?' -> '톰은 아직도 자고 있어요?', '내 차는 너무 달아.' -> '내 차는
     너무 달다.', '기다려.' (Wait.) -> '기다리세요.'.  Other endings (습니다, 해요, 지, 네…) are kept as written."""
     tokens = kiwi().tokenize(korean)
-    request = english_request(english) and not any(t.tag == "JKS" or t.form in ("은", "는") for t in tokens)
+    request = request_in_english(english) and not any(t.tag == "JKS" or t.form in ("은", "는") for t in tokens)
     pieces, done = [], 0
     for i, ef in enumerate(tokens):
         after = tokens[i + 1] if i + 1 < len(tokens) else None
@@ -159,19 +146,16 @@ def lecture_style(korean: str, english: str) -> str:
         start, before = word[0].start, word[-1]
         if before.tag == "VCP":                                  # 학생이야 -> 학생이다 / 학생이에요?
             noun = korean[start:before.start]
-            if question:
-                new = noun + ("이에요" if has_final_consonant(noun) else "예요")
-            else:
-                new = "것이다" if noun == "거" else noun + "이다"
+            new = copula("것" if noun == "거" and not question else noun, question=question)    # 갈 것이다
         else:
             if question:
                 ending = "에요" if before.tag == "VCN" else "어요"       # 아니에요?, 가요?
-            elif request and before.tag.startswith(("VV", "VX", "XSV")) and before.form not in PLAIN_DA_AUXILIARIES:
+            elif request and before.tag.startswith(VERB_TAGS) and before.form not in PLAIN_DA_AUXILIARIES:
                 ending = "어요" if word[0].form == "부탁" else "으세요"     # 부탁해요 (please), 기다리세요 (wait)
             elif before.tag.startswith(PLAIN_DA_TAGS) or before.form in PLAIN_DA_AUXILIARIES or _after_adjective(
                     tokens, i - 1):
                 ending = "다"
-            elif before.tag.startswith(("VV", "VX", "XSV")):
+            elif before.tag.startswith(VERB_TAGS):
                 ending = "는다"
             else:
                 continue
@@ -185,5 +169,5 @@ def _after_adjective(tokens, i: int) -> bool:
     """않 after an adjective is plain 다 (좋지 않다, 같진 않다); after a verb, 는다 (먹지 않는다)."""
     if tokens[i].form != "않":
         return False
-    stem = next((t for t in reversed(tokens[:i]) if t.tag.startswith(("VV", "VA", "XSV", "XSA"))), None)
-    return stem is not None and stem.tag.startswith(("VA", "XSA"))
+    head = next((t for t in reversed(tokens[:i]) if t.tag.startswith(("VV", "VA", "XSV", "XSA"))), None)
+    return head is not None and head.tag.startswith(("VA", "XSA"))

@@ -23,12 +23,14 @@ FOLDER = Path(__file__).resolve().parents[3] / "corpora" / "tatoeba"
 FILES = {"ko": "kor.txt", "de": "deu.txt"}
 LICENCE = "CC-BY-2.0-FR (Tatoeba contributors, tatoeba.org; exported by manythings.org/anki)"
 HEADER = ("1", "2")                     # deu.txt's first line names its columns by number
+REGISTERS = {"lecture": "lecture: casual endings in 한다체 (statements) and 해요체 (questions, requests)",
+             "as-written": "as-written"}
 
 
 def add_arguments(parser) -> None:
     parser.add_argument("--pair", choices=[f"en-{lang}" for lang in FILES], required=True, help="language pair")
     parser.add_argument("--file", type=Path, help="read this manythings file instead of corpora/tatoeba/'s")
-    parser.add_argument("--register", choices=["lecture", "as-written"], default="lecture",
+    parser.add_argument("--register", choices=list(REGISTERS), default="lecture",
                         help="Korean only: casual endings in the lectures' style (한다체 statements, 해요체 questions "
                              "and requests), or every sentence as its translator wrote it (default: lecture)")
     parser.set_defaults(max_words=20, test_size=500, valid_size=300)
@@ -73,8 +75,7 @@ def load(args) -> Corpus:
         "licence": LICENCE,
         "file": str(path.relative_to(FOLDER.parents[1]) if path.is_relative_to(FOLDER.parents[1]) else path),
         "sha256": sha256(path),
-        "register": (args.register + (": casual endings in 한다체 (statements) and 해요체 (questions, requests)"
-                                      if args.register == "lecture" else "")) if tgt_lang == "ko" else "as-written",
+        "register": REGISTERS[args.register if tgt_lang == "ko" else "as-written"],
         "attribution": ("each pair's Tatoeba sentence numbers and authors: {split}.attribution"
                         if attributed else "this export carries no per-pair attribution; see corpora/tatoeba/README.md"),
     }
