@@ -48,6 +48,7 @@ VIEWPORT = {"width": 1400, "height": 900}
 SCREENSHOT_VIEWPORT = {"width": 1400, "height": 1700}
 BUNDLED_DIR = ROOT / "checkpoints"
 SCREENSHOT_MODEL = "ende"
+OPEN_TRIES, OPEN_WAIT_S = 3, 10           # opening the Models page's select box (choose_model)
 # Written under out/ (ignored), so `make test` leaves the checkout clean; ATLAS_SCREENSHOTS=docs refreshes
 # the README's pictures.
 SCREENSHOT_DIR = ROOT / os.environ.get("ATLAS_SCREENSHOTS", "out/screenshots")
@@ -349,8 +350,17 @@ def choose_model(session: Session, name: str) -> None:
     """Make a bundled checkpoint this session's model on the Models page, then back to the home page."""
     page = session.page
     session.go("checkpoints", "models")
-    page.locator(".st-key-models_select").click()
-    page.get_by_role("option", name=f"■ {name}", exact=True).click()
+    option = page.get_by_role("option", name=f"■ {name}", exact=True)
+    for attempt in range(OPEN_TRIES):           # a late rerun can close the list just opened: open it again
+        page.locator(".st-key-models_select input").click()
+        try:
+            option.wait_for(state="visible", timeout=OPEN_WAIT_S * 1000)
+            break
+        except Exception:
+            if attempt == OPEN_TRIES - 1:
+                raise
+            page.keyboard.press("Escape")
+    option.click()
     page.wait_for_function("""([n]) => document.querySelector('[data-testid="stApp"]')
         .getAttribute('data-test-script-state') === 'notRunning'
         && document.querySelector('.st-key-models_select input')?.value.endsWith(n)""", arg=[name], polling=100)
