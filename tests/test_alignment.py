@@ -72,6 +72,7 @@ def test_scores_are_recorded_in_training_json_and_the_card(tmp_path, toy_pairs, 
     gold = load_checkpoint(ckpt).gold
     assert len(gold) == 3 and all(links == " ".join(f"{i}-{i}" for i in range(len(src.split())))
                                   for src, (_, links) in gold.items())
+    assert list(gold)[0] == "I like apples." and gold["I like apples."][0] == "Ich mag Äpfel."   # the lecture's first
     training = json.loads((ckpt / "training.json").read_text(encoding="utf-8"))
     (classroom,) = training["evaluations"]
     assert classroom["name"] == "classroom" and classroom["n"] == 5 and "--tsv" in classroom["command"]

@@ -21,6 +21,7 @@ import numpy as np
 import torch
 
 from .explain import teacher_forced_attention
+from .history import LECTURE, LECTURE_LINKS
 from ..model.transformer import Transformer
 from ..model.tokenizer import Tokenizer, merge_to_words, word_ids
 
@@ -138,6 +139,15 @@ def read_aligned(folder: Path, split: str, src_lang: str, tgt_lang: str):
     return [(s, t, parse(a)) for s, t, a in zip(*lines)]
 
 
+def gold_examples(examples: list, tgt_lang: str) -> list:
+    """The pairs the app offers with their gold alignment: the lecture's sentence first (for ko and de
+    targets), then the split's pairs with another source."""
+    if tgt_lang not in LECTURE:
+        return examples
+    src, tgt = LECTURE[tgt_lang]
+    return [(src, tgt, parse(LECTURE_LINKS[tgt_lang])), *(ex for ex in examples if ex[0] != src)]
+
+
 def main(argv: list[str] | None = None) -> int:
     from ..checkpoints.files import CheckpointError
     from ..checkpoints.load import load_checkpoint
@@ -150,8 +160,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--record", action="store_true", help="also write the scores into the checkpoint's "
                                                                   "training.json and its model card")
     parser.add_argument("--gold", type=int, default=0, metavar="N",
-                        help="also write the first N scored pairs with their gold links into the checkpoint's "
-                             "gold_alignments.tsv (the app overlays them)")
+                        help="also write N pairs with their gold links into the checkpoint's gold_alignments.tsv "
+                             "(the app overlays them): the lecture's sentence, then the first scored pairs")
     args = parser.parse_args(argv)
     try:
         ckpt = load_checkpoint(args.checkpoint)
@@ -164,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
     print(json.dumps(result, indent=2))
     if args.gold:
         from ..checkpoints.files import GOLD
-        lines = [f"{s}\t{t}\t{fmt(links)}\n" for s, t, links in examples[:args.limit]
+        lines = [f"{s}\t{t}\t{fmt(links)}\n" for s, t, links in gold_examples(examples[:args.limit], ckpt.config.tgt_lang)
                  if word_cross_attention(ckpt.model, ckpt.tokenizer, s, t) is not None][:args.gold]
         (Path(args.checkpoint) / GOLD).write_text("".join(lines), encoding="utf-8")
     if args.record:

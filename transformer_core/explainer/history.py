@@ -25,6 +25,7 @@ from ..model.tokenizer import Tokenizer
 MAX_RECORDS = 400
 MAX_BYTES = 16 << 20        # a file larger than this is not read
 LECTURE = {"ko": ("I like apples.", "나는 사과를 좋아한다."), "de": ("I like apples.", "Ich mag Äpfel.")}
+LECTURE_LINKS = {"ko": "0-0 1-2 2-1", "de": "0-0 1-1 2-2"}    # its gold word alignment (I-나는 like-좋아한다 apples-사과를)
 
 
 @dataclass
