@@ -90,7 +90,9 @@ def test_scores_are_recorded_in_training_json_and_the_card(tmp_path, toy_pairs, 
     m = json.loads((ckpt / "training.json").read_text(encoding="utf-8"))["mixes"]
     assert [r["name"] for r in m["runs"]] == ["toy=", "toy again"] and m["valid_sets"] == ["toy"]
     first, again = (r["scores"] for r in m["runs"])
+    assert all(again[name].pop("chrf_p") > 0.5 for name in ("toy", "classroom"))   # the same translations
     assert first == again and first["toy"]["n"] == 10 and first["classroom"]["n"] == 5
     assert first["classroom"]["chrf"] == classroom["chrf"]                  # the same sentences, the same score
     card = (ckpt / "MODEL_CARD.md").read_text(encoding="utf-8")
     assert "## Training mixes compared" in card and f"{first['toy']['bleu']:.2f} / {first['toy']['chrf']:.2f}" in card
+    assert f"{first['toy']['bleu']:.2f} / {first['toy']['chrf']:.2f} (p = " in card             # the second run's

@@ -79,3 +79,17 @@ def test_zero_matches_and_brevity():
 def test_lecture_variant():
     b = sentence_breakdown("the cat sat on the mat", ["the cat sat on the mat"])
     assert b.score == pytest.approx(100.0) and lecture_score(b) == pytest.approx(100.0)
+
+
+def test_chrf_p_value_tells_a_real_difference_from_chance():
+    """Paired bootstrap on chrF (training.evaluate.chrf_p_value, as mixes records): a system that gets most
+    sentences right where the baseline gets them wrong differs beyond chance; the same translations, or one
+    sentence changed out of many, do not."""
+    from transformer_core.training.evaluate import chrf_p_value
+
+    refs = [f"Ich habe {n} rote Äpfel und {n + 1} grüne Birnen gekauft." for n in range(60)]
+    wrong = [f"Er hat {n} blaue Autos verkauft." for n in range(60)]
+    assert chrf_p_value(wrong, refs, refs) < 0.01
+    assert chrf_p_value(wrong, wrong, refs) > 0.5
+    one_better = [refs[0], *wrong[1:]]
+    assert chrf_p_value(wrong, one_better, refs) > 0.05

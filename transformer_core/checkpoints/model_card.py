@@ -90,6 +90,12 @@ def _evaluations(t: dict) -> str:
     return f"\n## More evaluations\n{table}\n\nReproduce:\n{commands}\n"
 
 
+def _bleu_chrf(score: dict) -> str:
+    p = score.get("chrf_p")
+    p = "" if p is None else " (p < 0.01)" if p < 0.01 else f" (p = {p:.2f})"
+    return f"{score['bleu']:.2f} / {score['chrf']:.2f}{p}"
+
+
 def _mixes(t: dict) -> str:
     """Training mixes compared on the same validation sets (mixes.py --record)."""
     m = t.get("mixes")
@@ -100,12 +106,13 @@ def _mixes(t: dict) -> str:
                                                        for s in sets)]
     chosen = f" Chosen: **{m['chosen']['name']}**, by {m['chosen']['by']}." if m.get("chosen") else ""
     rows = [[r["name"], f"{r['train_pairs']:,}" if r.get("train_pairs") else "", r.get("steps") or "",
-             *(f"{r['scores'][s]['bleu']:.2f} / {r['scores'][s]['chrf']:.2f}" for s in sets)] for r in m["runs"]]
+             *(_bleu_chrf(r["scores"][s]) for s in sets)] for r in m["runs"]]
     return f"""
 ## Training mixes compared
 Training runs that differ only in the corpora mixed into their training data, each scored on the
 same sets (BLEU / chrF, beam {m['beam']}): the valid splits, which choose, and the hand-written test
-sets, which are only shown.{chosen}
+sets, which are only shown. p: how likely a chrF difference this large from the first run is by chance
+(paired bootstrap, 1,000 resamples); at p ≥ 0.05 the runs are not told apart.{chosen}
 
 {_table(header, rows)}
 

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import torch
 from sacrebleu.metrics import BLEU, CHRF
+from sacrebleu.significance import PairedTest
 
 from ..checkpoints.files import CheckpointError
 from ..checkpoints.load import load_checkpoint
@@ -33,6 +34,17 @@ def score(hyps: list[str], refs: list[str], lang: str) -> dict:
     b, c = bleu.corpus_score(hyps, [refs]), chrf.corpus_score(hyps, [refs])
     return {"bleu": round(b.score, 2), "chrf": round(c.score, 2), "n": len(hyps),
             "bleu_signature": str(bleu.get_signature()), "chrf_signature": str(chrf.get_signature())}
+
+
+def chrf_p_value(baseline: list[str], hyps: list[str], refs: list[str], samples: int = 1000) -> float:
+    """How likely a chrF difference this large between two systems' translations of the same sentences is
+    by chance: sacrebleu's paired bootstrap resampling (Koehn 2004; its fixed seed, so reproducible).  The
+    same translations differ in nothing: 1 (sacrebleu would count a zero difference as never by chance)."""
+    if hyps == baseline:
+        return 1.0
+    _, results = PairedTest([("baseline", baseline), ("system", hyps)], {"chrF": CHRF()}, [refs],
+                            test_type="bs", n_samples=samples)()
+    return round(results["chrF2"][1].p_value, 4)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -9,7 +9,9 @@ their training data, each scored on every set, the result recorded in a checkpoi
         --set "LibreOffice/GNOME=data/de-docs" --tsv "classroom set=tests/data/classroom.tsv"
 
 Each --set is scored on its valid split (the classroom set, --tsv, is the hand-written test set: it is
-shown, not used to choose).  Beam 4, sacrebleu BLEU and chrF as evaluate.py.
+shown, not used to choose).  Beam 4, sacrebleu BLEU and chrF as evaluate.py.  Every run after the first
+also gets, per set, the p-value of its chrF difference from the first run (paired bootstrap,
+evaluate.chrf_p_value): a difference with p >= 0.05 is within what chance gives.
 """
 from __future__ import annotations
 
@@ -22,7 +24,7 @@ import torch
 
 from ..checkpoints.load import load_checkpoint
 from ..data.sources.files import read_split
-from .evaluate import read_tsv_pairs, score, translate_all
+from .evaluate import chrf_p_value, read_tsv_pairs, score, translate_all
 from ..checkpoints.model_card import record
 
 
@@ -35,8 +37,10 @@ def _named(text: str) -> tuple[str, str]:
 
 def compare(runs: list[tuple[str, str]], sets: list[tuple[str, str]], tsvs: list[tuple[str, str]], beam: int,
             workers: int, device: str = "cpu") -> list[dict]:
-    """-> one row per run: its name, folder, training data and {set name: {bleu, chrf, n, ...}}."""
+    """-> one row per run: its name, folder, training data and {set name: {bleu, chrf, n, ...}}; a later run
+    of the first run's language pair has chrf_p (against the first run) too."""
     rows, read = [], {}                  # (src, tgt) -> {set name: pairs}, read once for the runs of a pair
+    first: dict[str, list[str]] = {}     # set name -> the first run's translations
     for name, folder in runs:
         ckpt = load_checkpoint(folder)
         ckpt.model.to(device)                # batched beam search there (translate_lines)
@@ -48,6 +52,10 @@ def compare(runs: list[tuple[str, str]], sets: list[tuple[str, str]], tsvs: list
         for set_name, ps in read[src, tgt].items():
             hyps = translate_all(ckpt, [s for s, _ in ps], beam, workers)
             scores[set_name] = score(hyps, [t for _, t in ps], tgt)
+            if not rows:
+                first[set_name] = hyps
+            elif (src, tgt) == next(iter(read)):
+                scores[set_name]["chrf_p"] = chrf_p_value(first[set_name], hyps, [t for _, t in ps])
             print(f"{name} | {set_name}: BLEU {scores[set_name]['bleu']:.2f}, chrF {scores[set_name]['chrf']:.2f}",
                   flush=True)
         data = ckpt.training.get("data", {})
