@@ -348,6 +348,8 @@ def active_model(served: Path) -> str:
 
 def choose_model(session: Session, name: str) -> None:
     """Make a bundled checkpoint this session's model on the Models page, then back to the home page."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     page = session.page
     session.go("checkpoints", "models")
     option = page.get_by_role("option", name=f"■ {name}", exact=True)
@@ -356,7 +358,7 @@ def choose_model(session: Session, name: str) -> None:
         try:
             option.wait_for(state="visible", timeout=OPEN_WAIT_S * 1000)
             break
-        except Exception:
+        except PlaywrightTimeout:
             if attempt == OPEN_TRIES - 1:
                 raise
             page.keyboard.press("Escape")

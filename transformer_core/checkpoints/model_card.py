@@ -91,9 +91,10 @@ def _evaluations(t: dict) -> str:
 
 
 def _bleu_chrf(score: dict) -> str:
+    """'22.65 / 24.46', with ' (p = 0.38)' or ' (p < 0.01)' for a run tested against the first (mixes.py)."""
     p = score.get("chrf_p")
-    p = "" if p is None else " (p < 0.01)" if p < 0.01 else f" (p = {p:.2f})"
-    return f"{score['bleu']:.2f} / {score['chrf']:.2f}{p}"
+    against_first = "" if p is None else " (p < 0.01)" if p < 0.01 else f" (p = {p:.2f})"
+    return f"{score['bleu']:.2f} / {score['chrf']:.2f}{against_first}"
 
 
 def _mixes(t: dict) -> str:

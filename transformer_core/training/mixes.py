@@ -41,6 +41,7 @@ def compare(runs: list[tuple[str, str]], sets: list[tuple[str, str]], tsvs: list
     of the first run's language pair has chrf_p (against the first run) too."""
     rows, read = [], {}                  # (src, tgt) -> {set name: pairs}, read once for the runs of a pair
     first: dict[str, list[str]] = {}     # set name -> the first run's translations
+    first_pair = None                    # the first run's (src, tgt): only its runs are tested against it
     for name, folder in runs:
         ckpt = load_checkpoint(folder)
         ckpt.model.to(device)                # batched beam search there (translate_lines)
@@ -53,8 +54,8 @@ def compare(runs: list[tuple[str, str]], sets: list[tuple[str, str]], tsvs: list
             hyps = translate_all(ckpt, [s for s, _ in ps], beam, workers)
             scores[set_name] = score(hyps, [t for _, t in ps], tgt)
             if not rows:
-                first[set_name] = hyps
-            elif (src, tgt) == next(iter(read)):
+                first_pair, first[set_name] = (src, tgt), hyps
+            elif (src, tgt) == first_pair:
                 scores[set_name]["chrf_p"] = chrf_p_value(first[set_name], hyps, [t for _, t in ps])
             print(f"{name} | {set_name}: BLEU {scores[set_name]['bleu']:.2f}, chrF {scores[set_name]['chrf']:.2f}",
                   flush=True)

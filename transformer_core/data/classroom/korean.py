@@ -128,6 +128,8 @@ CASUAL_ENDINGS = {"어", "야"}
 PLAIN_DA_TAGS = ("VA", "XSA", "EP", "VCN")
 PLAIN_DA_AUXILIARIES = {"있", "없", "싶", "계시"}
 VERB_TAGS = ("VV", "VX", "XSV")
+
+
 def lecture_style(korean: str, english: str) -> str:
     """A casual (반말) Korean sentence in the lectures' style, the generator's: statements in 한다체, questions and
     requests in 해요체.  '톰은 아직도 자고 있어?' -> '톰은 아직도 자고 있어요?', '내 차는 너무 달아.' -> '내 차는
