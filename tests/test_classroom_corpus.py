@@ -222,3 +222,34 @@ def test_textbook_sentences_in_all_three_languages(frame, nouns, en, ko, de):
             break
     assert ex.text("en") == en, f"{frame} never says {en!r}"
     assert (ex.text("ko"), ex.text("de")) == (ko, de)
+
+
+# "so": the cause first, in one Korean word in -아서/-어서 ("배고파서"), or -(으)니까 before a request, and German
+# V2 after "also".
+# (frame, the only verbs, adjectives and nouns other than people left in the lexicon, English, Korean, German)
+SO = [
+    ("so.person.present", {"adj:hungry", "verb:eat", "noun:bread"}, "I am hungry, so I eat bread.",
+     "나는 배고파서 빵을 먹는다.", "Ich bin hungrig, also esse ich Brot."),
+    ("so.weather.past", {"adj:cold", "verb:drink", "noun:tea"}, "It was cold, so Minsu drank tea.",
+     "추워서 민수는 차를 마셨다.", "Es war kalt, also hat Minsu Tee getrunken."),
+    ("so.rain.present", {"verb:rain", "verb:read", "noun:book"}, "It is raining, so I read a book.",
+     "비가 와서 나는 책을 읽는다.", "Es regnet, also lese ich ein Buch."),
+    ("so.weather.please", {"adj:cold", "verb:close", "noun:window"}, "It is cold, so please close the window.",
+     "추우니까 창문을 닫아 주세요.", "Es ist kalt, also schließen Sie bitte das Fenster."),
+]
+
+
+@pytest.mark.parametrize("frame, words, en, ko, de", SO, ids=[s[2] for s in SO])
+def test_so_puts_the_cause_first_in_all_three_languages(frame, words, en, ko, de):
+    lex = lexicon.load()
+    others = [n for n in lex.nouns if n.cls != "person"]
+    lex = lex.without({e.id for e in (*others, *lex.verbs, *lex.adjectives) if e.id not in words})
+    for seed in range(4000):
+        try:
+            ex = grammar.build(frame, random.Random(f"so:{seed}"), lex)
+        except IndexError:      # a request whose verb kind the cut lexicon lacks
+            continue
+        if ex.text("en") == en:
+            break
+    assert ex.text("en") == en, f"{frame} never says {en!r}"
+    assert (ex.text("ko"), ex.text("de")) == (ko, de)

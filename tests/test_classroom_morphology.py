@@ -48,7 +48,8 @@ KOREAN_COLORS = [
     (("회색", "N", "present", False, True), "회색이에요"), (("보라색", "N", "past", True, True), "보라색이 아니었어요"),
     (("빨갛다", "ㅎ", "present", False, False), "빨갛다"), (("하얗다", "ㅎ", "present", False, True), "하얘요"),
 ]
-KOREAN_ATTRIBUTIVE = [(("분홍색", "N"), "분홍색"), (("주황색", "N"), "주황색"), (("노랗다", "ㅎ"), "노란"), (("까맣다", "ㅎ"), "까만")]
+KOREAN_ATTRIBUTIVE = [(("분홍색", "N"), "분홍색"), (("주황색", "N"), "주황색"), (("노랗다", "ㅎ"), "노란"), (("까맣다", "ㅎ"), "까만"),
+                      (("맛있다", ""), "맛있는"), (("재미없다", ""), "재미없는"), (("춥다", "ㅂ"), "추운")]
 KOREAN_COPULA = [(("살", False, False), "살이다"), (("살", False, True), "살이에요"), (("시", False, False), "시이다"),
                  (("시", False, True), "시예요"), (("민수", False, False), "민수이다"), (("색", False, True), "색이에요")]
 PARTICLES = [("나", "은", "나는"), ("사과", "을", "사과를"), ("책", "을", "책을"), ("고양이", "이", "고양이가"),
@@ -73,7 +74,7 @@ def test_korean_color_predicates(args, expected):
 
 
 @pytest.mark.parametrize("args, expected", KOREAN_ATTRIBUTIVE)
-def test_korean_colors_before_a_noun(args, expected):
+def test_korean_adjectives_before_a_noun(args, expected):
     assert korean.attributive(*args) == expected
 
 

@@ -87,10 +87,12 @@ def _plain(endings: list[tuple[str, str]], adjective: bool) -> list[tuple[str, s
 
 
 def attributive(adjective: str, irregular: str) -> str:
-    """The form before a noun: 빨갛다 -> 빨간 (가방); a noun color stays as it is: 초록색 (가방)."""
+    """The form before a noun: 빨갛다 -> 빨간 (가방); 있다 and 없다 take 는: 맛있다 -> 맛있는 (빵); a noun color
+    stays as it is: 초록색 (가방)."""
     if irregular == "N":
         return adjective
-    return predicate(stem(adjective, irregular, True), [("은", "ETM")])
+    ending = "는" if adjective.endswith(("있다", "없다")) else "은"
+    return predicate(stem(adjective, irregular, True), [(ending, "ETM")])
 
 
 def adjective_predicate(adjective: str, irregular: str, tense: str, negative: bool, question: bool,

@@ -87,7 +87,9 @@ def ko_clause(c: Clause, style: str, time_first: bool, k: str = "", connective: 
     return [*head, *place, *obj_ko(c, k), *verb]
 
 
-def de_main(c: Clause, question: bool, time_first: bool, k: str = "") -> list[Chunk]:
+def de_main(c: Clause, question: bool, time_first: bool, k: str = "", front: list[Chunk] | None = None) -> list[Chunk]:
+    """The German main clause, V2: the subject first, or the time (time_first), or front ("also esse ich Brot");
+    the verb first in a question."""
     verb = de_verb(c.verb.de, c.verb.de_aux, c.tense, c.subject.de_person)
     subject = c.subject.de(k + "S")
     time = [chunk(c.time.de, k + "T")] if c.time else []
@@ -98,4 +100,6 @@ def de_main(c: Clause, question: bool, time_first: bool, k: str = "") -> list[Ch
     if time_first:
         return de_clause(time, verb, subject, [(kind, obj), *place], neg, k)
     mid = [("time", time), (kind, obj), *place]
+    if front:
+        return de_clause(front, verb, subject, mid, neg, k)
     return de_clause([] if question else subject, verb, subject if question else [], mid, neg, k)

@@ -7,7 +7,7 @@ import random
 from ..lexicon import Lexicon
 from ..sentence import Example
 from .gen import Gen, TENSES
-from .linked import comparative, reason, two_clauses
+from .linked import comparative, consequence, reason, so_please, two_clauses
 from .questions import how_many, wh_what, wh_where, where_is
 from .requests import can_you_please, imperative, modal
 from .statements import be_adjective, be_noun, question, statement, there_is, this_is
@@ -57,6 +57,11 @@ def _frames() -> dict[str, Callable[[Gen], Example]]:
             frames[f"{word}.{tense}"] = two_clauses(word, tense)
     frames["because"] = reason("because")
     frames["when"] = reason("when")
+    for cause in ("person", "weather", "rain"):
+        for tense in ("present", "past"):
+            frames[f"so.{cause}.{tense}"] = consequence(cause, tense)
+    for cause in ("weather", "rain"):
+        frames[f"so.{cause}.please"] = so_please(cause)
     for ask in (False, True):
         q = "q." if ask else ""
         frames[f"{q}color"] = color(ask)

@@ -1,10 +1,13 @@
-"""Two ideas in one sentence: comparatives, two clauses joined by and/but, and a reason (because, when)."""
+"""Two ideas in one sentence: comparatives, two clauses joined by and/but, a reason (because, when) and
+what follows from it (so)."""
 from __future__ import annotations
 
 from .. import english, german, korean
 from ..phrases import PRONOUNS, Subject
 from ..sentence import Example, chunk
 from .clause import de_main, en_clause, ko_clause
+from .requests import imperative
+from .verbs import de_clause, de_verb, en_verb, ko_stem
 from .gen import Gen
 from .statements import make_clause, lemmas_of
 
@@ -80,4 +83,76 @@ def reason(word: str):
         subject_len = len(c.subject.ko("은"))
         ko = [*main[:subject_len], *sub_chunks, *main[subject_len:]]
         return Example("", en, ko, de, lemmas=lemmas_of(c) | {adjective.id})
+    return build
+
+
+
+def _cause(g: Gen, cause: str, tense: str, connective: str, pronoun=None):
+    """The first clause of a "so" sentence in each language, a comma after it: a pronoun's feeling ('I am
+    hungry,'), the weather ('It was cold,') or rain or snow ('It is raining,').  Its Korean is one word, the
+    predicate in the connective (배고파서, 추우니까), which also says "so"."""
+    ending = (connective, "EC")
+    if cause == "rain":
+        verb = g.pick(g.verbs("weather"))
+        g.lemmas.add(verb.id)
+        en_tense = "progressive" if tense == "present" else "past"
+        _, after = en_verb(verb.en, en_tense, 3, False, False, False, "2")
+        en = [chunk("it", "2S"), *after[:-1], (after[-1][0], after[-1][1] | {"RAIN"})]
+        dv = de_verb(verb.de, verb.de_aux, en_tense, 2)
+        lexical = dv.finite if tense == "present" else dv.right[-1]
+        de = [(w, tags | {"RAIN"}) if w == lexical else (w, tags)
+              for w, tags in de_clause([chunk("es", "2S")], dv, [], [], False, "2")]
+        noun, verb_ko = verb.ko.rsplit(" ", 1)
+        ko = [chunk(noun, "RAIN"), chunk(korean.join([ko_stem(verb_ko, verb.ko_irr), ending]), "2V", "CONJ")]
+    else:
+        if cause == "person":
+            adjective = g.adjective_for("person")
+            words = pronoun.en, pronoun.de, pronoun.en_person, pronoun.de_person
+        else:
+            adjective = g.pick([a for a in g.lex.adjectives if "weather" in a.applies])
+            words = "it", "es", 3, 2
+        g.lemmas.add(adjective.id)
+        subject_en, subject_de, en_person, de_person = words
+        de_be = german.present("sein", de_person)[0] if tense == "present" else german.preterite("sein", de_person)
+        en = [chunk(subject_en, "2S"), chunk(english.be(tense, en_person), "2V"), chunk(adjective.en, "A")]
+        de = [chunk(subject_de, "2S"), chunk(de_be, "2V"), chunk(adjective.de, "A")]
+        stem = korean.stem(adjective.ko, adjective.ko_irr, True)
+        ko = [chunk(korean.join([stem, ending]), "A", "2V", "CONJ")]
+    for first in (en, de):
+        text, tags = first[-1]
+        first[-1] = (text + ",", tags)
+    return en, de, ko
+
+
+def consequence(cause: str, tense: str):
+    """'I am hungry, so I eat bread.' -> '나는 배고파서 빵을 먹는다.' -> 'Ich bin hungrig, also esse ich Brot.'
+    cause 'weather': 'It was cold, so Minsu drank tea.' -> '추워서 민수는 차를 마셨다.' -> 'Es war kalt, also hat
+    Minsu Tee getrunken.'; cause 'rain': 'It is raining, so I read a book.' -> '비가 와서 나는 책을 읽는다.'
+    -> 'Es regnet, also lese ich ein Buch.'"""
+    def build(g: Gen) -> Example:
+        c = make_clause(g, "tr", tense, False, 0.0)
+        if cause == "person":        # the same subject in both clauses
+            c.subject = Subject(pronoun=g.pick([p for p in PRONOUNS.values()]))
+        en_first, de_first, ko_first = _cause(g, cause, tense, "어서", c.subject.pronoun)
+        en = [*en_first, chunk("so", "CONJ"), *en_clause(c, False, False, False)]
+        de = [*de_first, *de_main(c, False, False, front=[chunk("also", "CONJ")])]
+        main = ko_clause(c, "statement", False)
+        if cause == "person":        # the subject they share comes first: 나는 배고파서 빵을 먹는다
+            subject_len = len(c.subject.ko("은"))
+            ko = [*main[:subject_len], *ko_first, *main[subject_len:]]
+        else:
+            ko = [*ko_first, *main]
+        return Example("", en, ko, de, lemmas=lemmas_of(c))
+    return build
+
+
+def so_please(cause: str):
+    """A request that follows from the weather: 'It is cold, so please close the window.' -> '추우니까 창문을
+    닫아 주세요.' -> 'Es ist kalt, also schließen Sie bitte das Fenster.'  Korean asks with -(으)니까, since
+    -아서/-어서 never comes before a request."""
+    def build(g: Gen) -> Example:
+        en_first, de_first, ko_first = _cause(g, cause, "present", "으니까")
+        request = imperative("please")(g)
+        return Example("", [*en_first, chunk("so", "CONJ"), *request.en], [*ko_first, *request.ko],
+                       [*de_first, chunk("also", "CONJ"), *request.de], lemmas=request.lemmas)
     return build
