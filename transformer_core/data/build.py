@@ -183,6 +183,14 @@ def drop_held_out(train: list[Pair], held: set[str], counts: dict) -> list[Pair]
     return kept
 
 
+def drop_unknown(train: list[Pair], tokenizer: Tokenizer, counts: dict) -> list[Pair]:
+    """A reused tokenizer may lack a new word's characters (땀, 궐): a pair it spells with <unk> would teach
+    the model to write <unk>, so it does not train."""
+    kept = [p for p in train if tokenizer.unk_id not in tokenizer.encode(p.src) + tokenizer.encode(p.tgt)]
+    counts["dropped_unknown_pieces"] = len(train) - len(kept)
+    return kept
+
+
 def write_split(folder: Path, split_name: str, src_lang: str, tgt_lang: str, pairs: list[Pair]) -> None:
     """{split}.{lang} for both sides, {split}.align (gold word alignments) and {split}.attribution (who wrote
     each pair) when the source has them."""
@@ -208,13 +216,14 @@ def build(corpus: Corpus, out: Path, args: argparse.Namespace, command: str) -> 
     splits["train"] = add_phrases(splits["train"], args.phrases, args.phrase_order, args.seed, counts)
 
     out.mkdir(parents=True, exist_ok=True)
-    for name in SPLITS:
-        write_split(out, name, corpus.src_lang, corpus.tgt_lang, splits[name])
     if args.tokenizer:
         tokenizer = reuse_tokenizer(args.tokenizer, out / "spm.model")
+        splits["train"] = drop_unknown(splits["train"], tokenizer, counts)
     else:
         train_texts = [text for p in splits["train"] for text in (p.src, p.tgt)]
         tokenizer = train_tokenizer(train_texts, out / "spm.model", args.vocab_size)
+    for name in SPLITS:
+        write_split(out, name, corpus.src_lang, corpus.tgt_lang, splits[name])
 
     manifest = {
         "source": corpus.meta,
