@@ -18,6 +18,7 @@ KOREAN = [
     (("마시다", "", False), ST["past"], False, "마셨다"),
     (("공부하다", "", False), ST["past"], False, "공부했다"),
     (("돕다", "ㅂ", False), ST["past"], False, "도왔다"),            # ㅂ irregular
+    (("닫다", "", False), Q["present"], False, "닫아요"),             # ㄷ regular, which kiwi alone reads as 달아요
     (("듣다", "ㄷ", False), ST["past"], False, "들었다"),            # ㄷ irregular
     (("걷다", "ㄷ", False), Q["present"], False, "걸어요"),
     (("부르다", "르", False), Q["present"], False, "불러요"),          # 르 irregular

@@ -34,6 +34,8 @@ NEGATION = [("지", "EC"), ("않", "VX")]
 HONORIFIC = ("으시", "EP")
 HONORIFIC_VERBS = {"먹다": "드시다", "마시다": "드시다", "자다": "주무시다"}
 IRREGULAR_TAGGED = ("ㅂ", "ㄷ", "ㅅ")
+FINALS = ("", "ㄱ", "ㄲ", "ㄳ", "ㄴ", "ㄵ", "ㄶ", "ㄷ", "ㄹ", "ㄺ", "ㄻ", "ㄼ", "ㄽ", "ㄾ", "ㄿ", "ㅀ", "ㅁ", "ㅂ", "ㅄ", "ㅅ",
+          "ㅆ", "ㅇ", "ㅈ", "ㅊ", "ㅋ", "ㅌ", "ㅍ", "ㅎ")
 
 
 @cache
@@ -52,11 +54,23 @@ def with_particle(noun: str, particle: str) -> str:
     return f"{head} {word}" if head else word
 
 
+def final_consonant(text: str) -> str:
+    """The final consonant (받침) of the last syllable: '닫' -> 'ㄷ', '먹' -> 'ㄱ', '가' -> ''."""
+    code = ord(text[-1]) - 0xAC00
+    return FINALS[code % 28] if 0 <= code < 11172 else ""
+
+
 def stem(dictionary_form: str, irregular: str, adjective: bool) -> tuple[str, str]:
-    """'먹다' -> ('먹', 'VV').  ㅂ, ㄷ and ㅅ irregular stems get kiwi's -I tag (짓다 -> 지었다, where 씻다 ->
-    씻었다); kiwi conjugates 르 and ㅎ stems by itself (its -I on 르 means the 러 class: 이르러)."""
+    """'먹다' -> ('먹', 'VV').  ㅂ, ㄷ and ㅅ irregular stems get kiwi's -I tag (짓다 -> 지었다), regular ones
+    with those finals its -R tag (씻다 -> 씻었다, 닫다 -> 닫아요); kiwi conjugates 르 and ㅎ stems by itself (its
+    -I on 르 means the 러 class: 이르러)."""
     tag = "VA" if adjective else "VV"
-    return dictionary_form[:-1], tag + ("-I" if irregular in IRREGULAR_TAGGED else "")
+    stem_form = dictionary_form[:-1]
+    if irregular in IRREGULAR_TAGGED:
+        return stem_form, tag + "-I"
+    if final_consonant(stem_form) in IRREGULAR_TAGGED:      # kiwi guesses 닫아요 as 달아요 unless told -R
+        return stem_form, tag + "-R"
+    return stem_form, tag
 
 
 def predicate(stem_morph: tuple[str, str], endings: list[tuple[str, str]], negative: bool = False,
