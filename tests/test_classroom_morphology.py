@@ -1,7 +1,8 @@
 """The classroom generator's morphology against hand-made tables (at least 30 forms per language)."""
 import pytest
 
-from transformer_core.data.classroom import english, german, korean
+from transformer_core.data.classroom import english, german, korean, lexicon
+from transformer_core.data.classroom.phrases import NounPhrase
 
 ST, Q = korean.STATEMENT, korean.QUESTION
 
@@ -238,3 +239,14 @@ def test_english_a_or_an(phrase, expected):
 @pytest.mark.parametrize("singular, expected", PLURALS)
 def test_english_plurals(singular, expected):
     assert english.plural(singular) == expected
+
+
+@pytest.mark.parametrize("noun, n, expected", [("book", 3, "책 세 권을"), ("letter", 2, "편지 두 통을"),
+                                               ("map", 3, "지도 세 장을"), ("shoe", 2, "신발 두 켤레를"),
+                                               ("shirt", 4, "셔츠 네 벌을"), ("hat", 2, "모자 두 개를"),
+                                               ("cat", 3, "고양이 세 마리를")])
+def test_korean_counts_each_noun_with_its_counter(noun, n, expected):
+    lex = lexicon.load()
+    phrase = NounPhrase([x for x in lex.nouns if x.en == noun][0], "num", plural=True,
+                        number=[x for x in lex.numbers if x.n == n][0])
+    assert " ".join(text for text, _ in phrase.ko("O", "을")) == expected

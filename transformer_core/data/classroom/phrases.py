@@ -12,6 +12,17 @@ from .lexicon import Adjective, Name, Noun, Number
 from .sentence import Chunk, chunk
 
 COUNTERS = {"person": "명", "animal": "마리", "readable": "권", "clothing": "벌", "vehicle": "대"}   # else 개
+# Words that Korean counts otherwise than their class: letters 통, sheets 장, newspapers 부, stories 편, pairs of
+# shoes 켤레, and hats, scarves, words and questions 개.
+NOUN_COUNTERS = {
+    **dict.fromkeys(("편지", "이메일"), "통"),
+    **dict.fromkeys(("지도", "카드", "엽서", "학습지", "시간표", "초대장", "메모", "달력"), "장"),
+    "신문": "부",
+    **dict.fromkeys(("이야기", "시", "동화"), "편"),
+    **dict.fromkeys(("단어", "문장", "질문", "대답", "숙제", "메뉴", "보고서"), "개"),
+    **dict.fromkeys(("신발", "양말", "장갑", "부츠", "운동화", "샌들"), "켤레"),
+    **dict.fromkeys(("모자", "야구 모자", "목도리", "벨트", "넥타이"), "개"),
+}
 # People a Korean sentence speaks of with respect: the verb takes -(으)시- (우리 어머니는 일하신다), "my" is
 # 우리 (우리 할머니), and 부모 is 부모님.
 ELDERS = {"mother", "father", "mom", "dad", "parent", "grandmother", "grandfather", "uncle", "aunt", "teacher",
@@ -101,7 +112,7 @@ class NounPhrase:
             a = self.adjective
             out.append(chunk(korean.attributive(a.ko, a.ko_irr), role + ".adj"))
         if self.det == "num":
-            counter = COUNTERS.get(self.noun.cls, "개")
+            counter = NOUN_COUNTERS.get(self.noun.ko) or COUNTERS.get(self.noun.cls, "개")
             last = korean.with_particle(counter, particle) if particle else counter
             return [*out, chunk(self.noun.ko, role + ".n"), chunk(self.number.ko_attr, role + ".num"),
                     chunk(last, role + ".num")]

@@ -13,7 +13,8 @@ def weather(tense: str, ask: bool = False):
     """'It was cold yesterday.' -> '어제는 추웠다.' -> 'Es war gestern kalt.'"""
     def build(g: Gen) -> Example:
         adjective = g.pick([a for a in g.lex.adjectives if "weather" in a.applies])
-        time = g.pick([t for t in g.lex.times if tense in t.tenses and not t.ko.endswith("에")])
+        time = g.pick([t for t in g.lex.times if tense in t.tenses and not t.ko.endswith("에")
+                       and not t.en.startswith(("once", "twice"))])      # not "It is cold twice a week."
         be = "was" if tense == "past" else "is"
         de_be = "war" if tense == "past" else "ist"
         if tense == "future":
