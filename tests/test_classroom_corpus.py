@@ -175,9 +175,13 @@ TEXTBOOK = [
     ("q.name", None, "What is his name?", "그의 이름이 뭐예요?", "Wie heißt er?"),
     ("clock", None, "It is three o'clock.", "세 시이다.", "Es ist drei Uhr."),
     ("clock", None, "It is one o'clock now.", "지금은 한 시이다.", "Es ist jetzt ein Uhr."),
+    ("clock", None, "It is half past six.", "여섯 시 반이다.", "Es ist halb sieben."),    # German names the hour to come
+    ("clock", None, "It is a quarter to nine.", "아홉 시 십오 분 전이다.", "Es ist Viertel vor neun."),
     ("q.clock", None, "What time is it?", "몇 시예요?", "Wie spät ist es?"),
     ("starts_at.present", None, "School starts at nine.", "학교는 아홉 시에 시작한다.", "Die Schule beginnt um neun."),
     ("starts_at.present", None, "School ends at one.", "학교는 한 시에 끝난다.", "Die Schule endet um eins."),
+    ("starts_at.present", None, "School starts at half past twelve.", "학교는 열두 시 반에 시작한다.",
+     "Die Schule beginnt um halb eins."),
     ("starts_at.past", ("concert",), "The concert started at seven.", "콘서트는 일곱 시에 시작했다.",
      "Das Konzert hat um sieben begonnen."),
     ("q.starts_at.present", ("movie",), "What time does the movie start?", "영화는 몇 시에 시작해요?",

@@ -131,9 +131,27 @@ def _hour(g: Gen):
     return g.pick([n for n in g.lex.numbers if n.n <= 12])
 
 
+# Minutes past or to the hour: (English, Korean after "N 시", German before the hour, German hour + this).
+MINUTES = (("half past", "반", "halb", 1), ("a quarter past", "십오 분", "Viertel nach", 0),
+           ("a quarter to", "십오 분 전", "Viertel vor", 0), ("ten past", "십 분", "zehn nach", 0),
+           ("twenty past", "이십 분", "zwanzig nach", 0))
+
+
+def _minutes(g: Gen, hour) -> tuple[list, list, list]:
+    """'half past six' -> '여섯 시 반' -> 'halb sieben' (German names the hour to come); 'a quarter to nine' ->
+    '아홉 시 십오 분 전' -> 'Viertel vor neun'.  The Korean's last word takes the caller's particle or copula."""
+    en_words, ko_words, de_words, ahead = g.pick(MINUTES, used=False)
+    de_hour = [n for n in g.lex.numbers if n.n == hour.n % 12 + 1][0] if ahead else hour
+    en = [*(chunk(w, "M") for w in en_words.split()), chunk(hour.en, "NUM")]
+    ko = [chunk(hour.ko_attr, "NUM"), chunk("시", "NUM", "H"), *(chunk(w, "M") for w in ko_words.split())]
+    de = [*(chunk(w, "M") for w in de_words.split()), chunk("eins" if de_hour.n == 1 else de_hour.de, "NUM")]
+    return en, ko, de
+
+
 def clock(ask: bool):
-    """'It is three o'clock.' -> '세 시이다.' -> 'Es ist drei Uhr.';
-    'What time is it?' -> '몇 시예요?' -> 'Wie spät ist es?' (native numbers count the hours: 세 시)."""
+    """'It is three o'clock.' -> '세 시이다.' -> 'Es ist drei Uhr.'; 'It is half past six.' -> '여섯 시 반이다.' ->
+    'Es ist halb sieben.'; 'What time is it?' -> '몇 시예요?' -> 'Wie spät ist es?' (native numbers count the
+    hours: 세 시)."""
     def build(g: Gen) -> Example:
         now = g.chance(0.3)
         en_now, ko_now, de_now = ([chunk("now", "T")], [chunk("지금", "T")], [chunk("jetzt", "T")]) if now else ([], [], [])
@@ -143,9 +161,16 @@ def clock(ask: bool):
             ko = [*ko_now, chunk("몇", "W"), chunk(korean.copula("시", question=True), "H", "V")]
             return Example("", en, ko, de, end="?")
         hour = _hour(g)
+        ko_now = [chunk("지금은", "T")] if now else []
+        if g.chance(0.4):
+            en_time, ko_time, de_time = _minutes(g, hour)
+            text, tags = ko_time[-1]
+            ko_time[-1] = (korean.copula(text), tags | {"V"})
+            en = [chunk("it", "S"), chunk("is", "V"), *en_time, *en_now]
+            de = [chunk("es", "S"), chunk("ist", "V"), *de_now, *de_time]
+            return Example("", en, [*ko_now, *ko_time], de, lemmas={hour.id})
         en = [chunk("it", "S"), chunk("is", "V"), chunk(hour.en, "NUM"), chunk("o'clock", "H"), *en_now]
         de = [chunk("es", "S"), chunk("ist", "V"), *de_now, chunk(hour.de, "NUM"), chunk("Uhr", "H")]
-        ko_now = [chunk("지금은", "T")] if now else []
         ko = [*ko_now, chunk(hour.ko_attr, "NUM"), chunk(korean.copula("시"), "H", "V")]
         return Example("", en, ko, de, lemmas={hour.id})
     return build
@@ -179,13 +204,20 @@ def starts_at(tense: str, ask: bool = False):
             return Example("", en, ko, de, end="?", lemmas={verb.id})
         hour = _hour(g)
         oclock = g.chance(0.3)
+        if g.chance(0.4):
+            en_hour, ko_hour, de_hour = _minutes(g, hour)
+            text, tags = ko_hour[-1]
+            ko_hour[-1] = (text + "에", tags | {"AT"})
+        else:
+            en_hour = [chunk(hour.en, "NUM"), *([chunk("o'clock", "H")] if oclock else [])]
+            de_hour = [chunk(hour.de, "NUM"), chunk("Uhr", "H")] if oclock else \
+                [chunk("eins" if hour.n == 1 else hour.de, "NUM")]
+            ko_hour = [chunk(hour.ko_attr, "NUM"), chunk("시에", "AT", "H")]
         _, after = en_verb(verb.en, tense, 3, False, False, False)
-        en = [*en_s, *after, chunk("at", "AT"), chunk(hour.en, "NUM"), *([chunk("o'clock", "H")] if oclock else [])]
-        de_hour = [chunk(hour.de, "NUM"), chunk("Uhr", "H")] if oclock else [chunk("eins" if hour.n == 1 else hour.de, "NUM")]
+        en = [*en_s, *after, chunk("at", "AT"), *en_hour]
         dv = de_verb(verb.de, verb.de_aux, tense, 2)
         de = de_clause(de_s, dv, [], [("pp", [chunk("um", "AT"), *de_hour])], False)
-        ko = [*ko_s, chunk(hour.ko_attr, "NUM"), chunk("시에", "AT", "H"),
-              *ko_verb(verb.ko, verb.ko_irr, tense, False, "statement")]
+        ko = [*ko_s, *ko_hour, *ko_verb(verb.ko, verb.ko_irr, tense, False, "statement")]
         return Example("", en, ko, de, lemmas={verb.id, hour.id})
     return build
 
