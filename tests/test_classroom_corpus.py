@@ -257,3 +257,25 @@ def test_so_puts_the_cause_first_in_all_three_languages(frame, words, en, ko, de
             break
     assert ex.text("en") == en, f"{frame} never says {en!r}"
     assert (ex.text("ko"), ex.text("de")) == (ko, de)
+
+
+def test_who_with_is_said_in_all_three_languages_and_aligned():
+    """'with his father': 그의 아버지와 함께 before the object, 'mit seinem Vater' (dative) after the time."""
+    lex = lexicon.load()
+    keep = {"noun:bread", "noun:father", "verb:eat"}
+    lex = lex.without({e.id for e in (*lex.nouns, *lex.verbs, *lex.adjectives) if e.id not in keep})
+    found = []
+    for seed in range(4000):
+        ex = grammar.build("tr.present.pos", random.Random(f"with:{seed}"), lex)
+        if " with " in ex.text("en"):
+            found.append(ex)
+    assert 100 < len(found) < 1000            # about one clause in eight
+    his_father = [ex for ex in found if ex.text("en") == "I eat bread with his father every evening."]
+    assert his_father, "never says 'I eat bread with his father every evening.'"
+    assert (his_father[0].text("ko"), his_father[0].text("de")) == (
+        "나는 매일 저녁 그의 아버지와 함께 빵을 먹는다.", "Ich esse jeden Abend mit seinem Vater Brot.")
+    for ex in found:
+        en, ko, de = ex.text("en").split(), ex.text("ko").split(), ex.text("de").split()
+        links = {lang: {tuple(map(int, link.split("-"))) for link in ex.align(lang).split()} for lang in ("ko", "de")}
+        assert (en.index("with"), ko.index("함께")) in links["ko"]
+        assert (en.index("with"), de.index("mit")) in links["de"]

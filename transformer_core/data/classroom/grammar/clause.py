@@ -22,6 +22,7 @@ class Clause:
     place: object | None = None
     place_to: bool = False
     time: object | None = None
+    companion: NounPhrase | None = None     # "with my father": 아버지와 함께, mit meinem Vater
 
 
 def obj_en(c: Clause, k: str) -> list[Chunk]:
@@ -55,11 +56,20 @@ def obj_de(c: Clause, k: str) -> tuple[str, list[Chunk]]:
     return "obj", out
 
 
+def with_en(c: Clause, k: str) -> list[Chunk]:
+    return [chunk("with", k + "WITH"), *c.companion.en(k + "C")] if c.companion else []
+
+
+def with_de(c: Clause, k: str) -> list[Chunk]:
+    """Who with, in the middle field after the time: "Ich spiele heute mit meinem Vater Fußball"."""
+    return [chunk("mit", k + "WITH"), *c.companion.de(k + "C", "dat")] if c.companion else []
+
+
 def en_clause(c: Clause, question: bool, time_first: bool, contract: bool, k: str = "") -> list[Chunk]:
     before, after = en_verb(c.verb.en, c.tense, c.subject.en_person, c.neg, question, contract, k)
     place = [chunk(c.place.en_to if c.place_to else c.place.en_at, k + "P")] if c.place else []
     time = [chunk(c.time.en + ("," if time_first else ""), k + "T")] if c.time else []
-    body = [*c.subject.en(k + "S"), *after, *obj_en(c, k), *place]
+    body = [*c.subject.en(k + "S"), *after, *obj_en(c, k), *with_en(c, k), *place]
     if question:
         body = [*before, *body]
     return [*time, *body] if time_first else [*body, *time]
@@ -84,7 +94,8 @@ def ko_clause(c: Clause, style: str, time_first: bool, k: str = "", connective: 
     else:
         verb = ko_verb(c.verb.ko, c.verb.ko_irr, c.tense, c.neg, style, k, honorific=c.subject.honorific)
     head = [*time, *subject] if time_first else [*subject, *time]
-    return [*head, *place, *obj_ko(c, k), *verb]
+    companion = [*c.companion.ko(k + "C", "와"), chunk("함께", k + "WITH")] if c.companion else []
+    return [*head, *companion, *place, *obj_ko(c, k), *verb]
 
 
 def de_main(c: Clause, question: bool, time_first: bool, k: str = "", front: list[Chunk] | None = None) -> list[Chunk]:
@@ -93,13 +104,14 @@ def de_main(c: Clause, question: bool, time_first: bool, k: str = "", front: lis
     verb = de_verb(c.verb.de, c.verb.de_aux, c.tense, c.subject.de_person)
     subject = c.subject.de(k + "S")
     time = [chunk(c.time.de, k + "T")] if c.time else []
+    companion = with_de(c, k)
     kind, obj = obj_de(c, k)
     place = [("pp", [chunk(c.place.de_to if c.place_to else c.place.de_at, k + "P")])] if c.place else []
     kein = any(w == "kein" or w.startswith("kein") for w, _ in obj)
     neg = c.neg and not kein
     if time_first:
-        return de_clause(time, verb, subject, [(kind, obj), *place], neg, k)
-    mid = [("time", time), (kind, obj), *place]
+        return de_clause(time, verb, subject, [("time", companion), (kind, obj), *place], neg, k)
+    mid = [("time", [*time, *companion]), (kind, obj), *place]
     if front:
         return de_clause(front, verb, subject, mid, neg, k)
     return de_clause([] if question else subject, verb, subject if question else [], mid, neg, k)

@@ -4,7 +4,7 @@ from __future__ import annotations
 from .. import english, german, korean
 from ..phrases import PRONOUNS, Subject
 from ..sentence import Example, chunk
-from .clause import Clause, obj_de, obj_en, obj_ko, ko_clause
+from .clause import Clause, ko_clause, obj_de, obj_en, obj_ko, with_de, with_en
 from .gen import DE_ME, Gen, KO_DESCRIPTIVE, PLEASE_HELP, STATIVE
 from .statements import make_clause, lemmas_of
 from .verbs import DeVerb, de_clause
@@ -73,16 +73,17 @@ def modal(kind: str, neg: bool, ask: bool = False):
         if ask:
             first = "Can" if kind == "can" else ("Does" if person == 3 else "Do")
             rest = [] if kind == "can" else [chunk("want", "MOD"), chunk("to", "MOD")]
-            en = [chunk(first, "MOD"), *c.subject.en(), *rest, chunk(c.verb.en, "V"), *obj_en(c, ""), *place, *time]
+            en = [chunk(first, "MOD"), *c.subject.en(), *rest, chunk(c.verb.en, "V"), *obj_en(c, ""), *with_en(c, ""),
+                  *place, *time]
         else:
-            en = [*c.subject.en(), *en_mod, chunk(c.verb.en, "V"), *obj_en(c, ""), *place, *time]
+            en = [*c.subject.en(), *en_mod, chunk(c.verb.en, "V"), *obj_en(c, ""), *with_en(c, ""), *place, *time]
         modal_verb = "können" if kind == "can" else "wollen"
         finite = german.present(modal_verb, c.subject.de_person)[0]
         verb = DeVerb(finite, [german.infinitive(c.verb.de)])
         kind_obj, obj = obj_de(c, "")
         de_place = [("pp", [chunk(c.place.de_to if c.place_to else c.place.de_at, "P")])] if c.place else []
         kein = any(w.startswith("kein") for w, _ in obj)
-        mid = [("time", [chunk(c.time.de, "T")] if c.time else []), (kind_obj, obj), *de_place]
+        mid = [("time", [*([chunk(c.time.de, "T")] if c.time else []), *with_de(c, "")]), (kind_obj, obj), *de_place]
         if ask:
             de = de_clause([], verb, c.subject.de(), mid, neg and not kein)
         else:

@@ -8,6 +8,7 @@ from ..sentence import Example, chunk
 from .clause import Clause, de_main, en_clause, ko_clause
 from .gen import Gen, ROLES, STATIVE
 
+COMPANION_P = 0.12      # how often a clause says who with: "I play soccer with my father."
 
 def make_clause(g: Gen, frame: str, tense: str, neg: bool, time_p: float = 0.4) -> Clause:
     animal = frame == "intr" and g.chance(0.3)
@@ -26,7 +27,10 @@ def make_clause(g: Gen, frame: str, tense: str, neg: bool, time_p: float = 0.4) 
                 obj2 = None
     place = g.pick(g.lex.places) if frame in ("intr_place", "tr_place", "motion") else None
     time = g.time(tense) if g.chance(time_p) else None
-    return Clause(subject, verb, tense, neg, obj, obj2, place, frame == "motion", time)
+    companion = None
+    if not neg and not animal and verb.en not in STATIVE and g.chance(COMPANION_P):
+        companion = g.phrase(("person",), dets=("poss", "the"), adjective=0)
+    return Clause(subject, verb, tense, neg, obj, obj2, place, frame == "motion", time, companion)
 
 
 def statement(frame: str, tense: str, neg: bool, time_first: bool = False):
@@ -48,7 +52,7 @@ def question(frame: str, tense: str):
 
 def lemmas_of(c: Clause) -> set[str]:
     out = {c.verb.id} | c.subject.lemmas()
-    for x in (c.obj, c.obj2):
+    for x in (c.obj, c.obj2, c.companion):
         if x:
             out |= x.lemmas()
     for x in (c.place, c.time):
