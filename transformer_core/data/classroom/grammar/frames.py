@@ -11,7 +11,7 @@ from .linked import comparative, consequence, reason, so_please, two_clauses
 from .questions import how_many, wh_what, wh_where, where_is
 from .requests import can_you_please, imperative, modal
 from .statements import be_adjective, be_noun, question, statement, there_is, this_is
-from .textbook import age, birthday, clock, color, distance, name_is, position, starts_at, weather, weather_verb
+from .textbook import age, birthday, clock, color, distance, favorite, name_is, position, starts_at, weather, weather_verb
 
 
 def _frames() -> dict[str, Callable[[Gen], Example]]:
@@ -69,6 +69,7 @@ def _frames() -> dict[str, Callable[[Gen], Example]]:
         frames[f"{q}name"] = name_is(ask)
         frames[f"{q}clock"] = clock(ask)
         frames[f"{q}birthday"] = birthday(ask)
+        frames[f"{q}favorite"] = favorite(ask)
     for tense in ("present", "past"):
         frames[f"starts_at.{tense}"] = starts_at(tense)
         frames[f"q.starts_at.{tense}"] = starts_at(tense, ask=True)

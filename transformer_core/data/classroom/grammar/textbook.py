@@ -355,3 +355,44 @@ def weather_verb(tense: str, neg: bool = False, ask: bool = False):
         ko = [*([chunk(time.ko, "T")] if time else []), chunk(noun, "RAIN"), *pred]
         return Example("", en, ko, de, end="?" if ask else ".", lemmas={verb.id})
     return build
+
+
+# What a favourite can be, by noun class: English, Korean and the German compound with its gender.
+FAVORITE_KINDS = {"food": ("food", "음식", "Lieblingsessen", "n"), "drink": ("drink", "음료", "Lieblingsgetränk", "n"),
+                  "animal": ("animal", "동물", "Lieblingstier", "n"), "sport": ("sport", "운동", "Lieblingssport", "m"),
+                  "subject": ("subject", "과목", "Lieblingsfach", "n"),
+                  "instrument": ("instrument", "악기", "Lieblingsinstrument", "n")}
+KO_WHO_LIKES = {"나": "내가", "너": "네가"}        # 나 + 가 -> 내가
+
+
+def favorite(ask: bool):
+    """'Apples are my favorite food.' -> '사과는 내가 가장 좋아하는 음식이다.' -> 'Äpfel sind mein Lieblingsessen.';
+    'What is your favorite subject?' -> '가장 좋아하는 과목이 뭐예요?' -> 'Was ist dein Lieblingsfach?'"""
+    def build(g: Gen) -> Example:
+        cls = g.pick(sorted(FAVORITE_KINDS), used=False)
+        kind_en, kind_ko, kind_de, gender = FAVORITE_KINDS[cls]
+        keys = ["you", "you", "he", "she"] if ask else list(PRONOUNS)
+        owner = PRONOUNS[g.pick(keys, used=False)] if ask or g.chance(0.8) else g.pick(g.lex.names)
+        if owner in PRONOUNS.values():
+            en_owner, de_owner = owner.en_poss, german.article(owner.de_poss, gender, "nom")
+            ko_owner = KO_WHO_LIKES.get(owner.ko) or korean.with_particle(owner.ko, "이")
+        else:
+            en_owner = owner.en + "'s"
+            de_owner = owner.de + ("'" if owner.de.endswith(("s", "x", "z", "ß")) else "s")
+            ko_owner = korean.with_particle(owner.ko, "이")
+        fav_ko = [chunk("가장", "FAV"), chunk("좋아하는", "FAV")]
+        if ask:
+            en = [chunk("what", "W"), chunk("is", "V"), chunk(en_owner, "OWN"), chunk("favorite", "FAV"),
+                  chunk(kind_en, "K")]
+            de = [chunk("was", "W"), chunk("ist", "V"), chunk(de_owner, "OWN"), chunk(kind_de, "FAV", "K")]
+            ko_who = [] if owner is PRONOUNS["you"] else [chunk(ko_owner, "OWN")]
+            ko = [*ko_who, *fav_ko, chunk(korean.with_particle(kind_ko, "이"), "K"), chunk("뭐예요", "W", "V")]
+            return Example("", en, ko, de, end="?")
+        np = g.phrase((cls,), dets=("bare",), adjective=0)
+        en = [*np.en("S"), chunk(english.be("present", np.en_person), "V"), chunk(en_owner, "OWN"),
+              chunk("favorite", "FAV"), chunk(kind_en, "K")]
+        de = [*np.de("S", "nom"), chunk("sind" if np.plural else "ist", "V"), chunk(de_owner, "OWN"),
+              chunk(kind_de, "FAV", "K")]
+        ko = [*np.ko("S", "은"), chunk(ko_owner, "OWN"), *fav_ko, chunk(korean.copula(kind_ko), "K", "V")]
+        return Example("", en, ko, de, lemmas=np.lemmas() | ({owner.id} if owner not in PRONOUNS.values() else set()))
+    return build
