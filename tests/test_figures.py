@@ -74,6 +74,14 @@ def test_a_fine_tunes_runs_are_marked_where_they_began():
     assert not figures.lr_figure([1, 9000], curve, round_starts=[7543]).layout.shapes     # no log drawn: no mark
 
 
+def test_two_close_rounds_captions_do_not_write_over_each_other():
+    panels = [{"title": "loss", "series": [{"x": [1, 11000], "y": [2.0, 1.0], "name": "loss"}]}]
+    fig = figures.log_figure(panels, round_starts=[7543, 9234], round_label="fine-tuning from here")
+    captions = [a for a in fig.layout.annotations if a.text == "fine-tuning from here"]
+    assert [a.x for a in captions] == [7543, 9234]
+    assert captions[0].yshift != captions[1].yshift            # one caption a line below the other
+
+
 def test_bar_and_line_titles_are_escaped():
     fig = figures.bar_figure(["<eos>", "a"], {"<b>x</b>": [1, 2]}, title="<pad>")
     assert fig.data[0].name == "&lt;b&gt;x&lt;/b&gt;" and fig.layout.title.text == "&lt;pad&gt;"

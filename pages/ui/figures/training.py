@@ -11,11 +11,15 @@ from ..theme import PALETTE, SEQUENTIAL
 from .base import _hover, _layout, as_array, bar_figure, escape, line_figure, tick_labels
 
 
+ROUND_CAPTION_STEP_PX = 16
+
+
 def round_marks(fig: go.Figure, starts: Sequence[int], label: str) -> go.Figure:
-    """A dashed line (on every panel) at each step where a later training run began: a fine-tune's."""
-    for step in starts:
+    """A dashed line (on every panel) at each step where a later training run began: a fine-tune's.  The
+    captions of later lines sit a line lower, so that two close rounds do not write over each other."""
+    for n, step in enumerate(starts):
         fig.add_vline(x=step, line_dash="dash", line_color=PALETTE[2], annotation_text=escape(label),
-                      annotation_position="top left")
+                      annotation_position="top left", annotation_yshift=-ROUND_CAPTION_STEP_PX * n)
     return fig
 
 
