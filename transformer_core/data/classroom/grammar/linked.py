@@ -3,7 +3,7 @@ what follows from it (so)."""
 from __future__ import annotations
 
 from .. import english, german, korean
-from ..phrases import PRONOUNS, Subject
+from ..phrases import PRONOUNS, Pronoun, Subject
 from ..sentence import Example, chunk
 from .clause import de_main, en_clause, ko_clause
 from .requests import imperative
@@ -86,8 +86,7 @@ def reason(word: str):
     return build
 
 
-
-def _cause(g: Gen, cause: str, tense: str, connective: str, pronoun=None):
+def _cause(g: Gen, cause: str, tense: str, connective: str, pronoun: Pronoun | None = None):
     """The first clause of a "so" sentence in each language, a comma after it: a pronoun's feeling ('I am
     hungry,'), the weather ('It was cold,') or rain or snow ('It is raining,').  Its Korean is one word, the
     predicate in the connective (배고파서, 추우니까), which also says "so"."""
