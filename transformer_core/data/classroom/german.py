@@ -55,6 +55,16 @@ def adjective_form(adjective: str, article_kind: str | None, gender: str, case: 
 
 
 @cache
+def name_genitive(name: str) -> str:
+    """A name's genitive before a noun: Minsus, Max' (an apostrophe after s, x, z, ß)."""
+    return name + ("'" if name.endswith(("s", "x", "z", "ß")) else "s")
+
+
+def hour(number: int, word: str) -> str:
+    """An hour said alone ("um eins", "halb eins"): 'eins', where before a noun it is 'ein'."""
+    return "eins" if number == 1 else word
+
+
 def genitive(singular: str, gender: str) -> tuple[str, str]:
     """'des Bahnhofs', 'der Schule': the definite article and german-nouns' shortest genitive singular
     (Bahnhofs before Bahnhofes); by rule (+s) for a noun it lacks."""

@@ -125,8 +125,7 @@ def adjective_predicate(adjective: str, irregular: str, tense: str, negative: bo
 
 def has_final_consonant(word: str) -> bool:
     """Whether the last Hangul syllable has a final consonant (받침): 학생 yes, 의사 no."""
-    code = ord(word[-1]) - 0xAC00
-    return 0 <= code < 11172 and code % 28 != 0
+    return final_consonant(word) != ""
 
 
 def copula(noun: str, past: bool = False, question: bool = False) -> str:

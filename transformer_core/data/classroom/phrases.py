@@ -136,8 +136,7 @@ class NounPhrase:
             tags = (role + ".det", negated) if kind == "kein" else (role + ".det",)   # keine <- not / no
             out.append(chunk(german.article(kind, gender, case), *tags))
         elif self.det == "poss":     # a name's: Minsus, Max'
-            genitive = self.owner.de + ("'" if self.owner.de.endswith(("s", "x", "z", "ß")) else "s")
-            out.append(chunk(genitive, role + ".det"))
+            out.append(chunk(german.name_genitive(self.owner.de), role + ".det"))
         if self.det == "num":
             out.append(chunk(self.number.de, role + ".num"))
         if self.adjective:

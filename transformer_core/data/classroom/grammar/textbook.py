@@ -3,7 +3,7 @@ where things are, near and far, rain and snow."""
 from __future__ import annotations
 
 from .. import english, german, korean
-from ..phrases import NounPhrase, PRONOUNS, Subject
+from ..phrases import NounPhrase, PRONOUNS, Pronoun, Subject
 from ..sentence import Example, chunk
 from .gen import Gen
 from .verbs import de_clause, de_verb, en_verb, ko_verb
@@ -144,7 +144,7 @@ def _minutes(g: Gen, hour) -> tuple[list, list, list]:
     de_hour = [n for n in g.lex.numbers if n.n == hour.n % 12 + 1][0] if ahead else hour
     en = [*(chunk(w, "M") for w in en_words.split()), chunk(hour.en, "NUM")]
     ko = [chunk(hour.ko_attr, "NUM"), chunk("시", "NUM", "H"), *(chunk(w, "M") for w in ko_words.split())]
-    de = [*(chunk(w, "M") for w in de_words.split()), chunk("eins" if de_hour.n == 1 else de_hour.de, "NUM")]
+    de = [*(chunk(w, "M") for w in de_words.split()), chunk(german.hour(de_hour.n, de_hour.de), "NUM")]
     return en, ko, de
 
 
@@ -211,7 +211,7 @@ def starts_at(tense: str, ask: bool = False):
         else:
             en_hour = [chunk(hour.en, "NUM"), *([chunk("o'clock", "H")] if oclock else [])]
             de_hour = [chunk(hour.de, "NUM"), chunk("Uhr", "H")] if oclock else \
-                [chunk("eins" if hour.n == 1 else hour.de, "NUM")]
+                [chunk(german.hour(hour.n, hour.de), "NUM")]
             ko_hour = [chunk(hour.ko_attr, "NUM"), chunk("시에", "AT", "H")]
         _, after = en_verb(verb.en, tense, 3, False, False, False)
         en = [*en_s, *after, chunk("at", "AT"), *en_hour]
@@ -373,12 +373,12 @@ def favorite(ask: bool):
         kind_en, kind_ko, kind_de, gender = FAVORITE_KINDS[cls]
         keys = ["you", "you", "he", "she"] if ask else list(PRONOUNS)
         owner = PRONOUNS[g.pick(keys, used=False)] if ask or g.chance(0.8) else g.pick(g.lex.names)
-        if owner in PRONOUNS.values():
+        pronoun = isinstance(owner, Pronoun)
+        if pronoun:
             en_owner, de_owner = owner.en_poss, german.article(owner.de_poss, gender, "nom")
             ko_owner = KO_WHO_LIKES.get(owner.ko) or korean.with_particle(owner.ko, "이")
         else:
-            en_owner = owner.en + "'s"
-            de_owner = owner.de + ("'" if owner.de.endswith(("s", "x", "z", "ß")) else "s")
+            en_owner, de_owner = owner.en + "'s", german.name_genitive(owner.de)
             ko_owner = korean.with_particle(owner.ko, "이")
         fav_ko = [chunk("가장", "FAV"), chunk("좋아하는", "FAV")]
         if ask:
@@ -394,5 +394,5 @@ def favorite(ask: bool):
         de = [*np.de("S", "nom"), chunk("sind" if np.plural else "ist", "V"), chunk(de_owner, "OWN"),
               chunk(kind_de, "FAV", "K")]
         ko = [*np.ko("S", "은"), chunk(ko_owner, "OWN"), *fav_ko, chunk(korean.copula(kind_ko), "K", "V")]
-        return Example("", en, ko, de, lemmas=np.lemmas() | ({owner.id} if owner not in PRONOUNS.values() else set()))
+        return Example("", en, ko, de, lemmas=np.lemmas() | (set() if pronoun else {owner.id}))
     return build
