@@ -284,3 +284,74 @@ def test_who_with_is_said_in_all_three_languages_and_aligned():
         links = {lang: {tuple(map(int, link.split("-"))) for link in ex.align(lang).split()} for lang in ("ko", "de")}
         assert (en.index("with"), ko.index("함께")) in links["ko"]
         assert (en.index("with"), de.index("mit")) in links["de"]
+
+
+# Where people live: 에 (not 에서) and 살다's honorific 사시다; German wohnen, and bei for whom one lives with.
+# (the only verbs, nouns other than people and places left in the lexicon, English, Korean, German)
+DWELL = [
+    ("dwell.present.pos", {"place:countryside"}, "My grandmother lives in the countryside.",
+     "우리 할머니는 시골에 사신다.", "Meine Großmutter wohnt auf dem Land."),
+    ("dwell.present.pos", {"place:Seoul"}, "My grandmother lives with my family.",
+     "우리 할머니는 우리 가족과 함께 사신다.", "Meine Großmutter wohnt bei meiner Familie."),
+    ("dwell.past.neg", {"place:Busan"}, "Minsu didn't live in Busan last year.",
+     "민수는 작년에 부산에 살지 않았다.", "Minsu hat letztes Jahr nicht in Busan gewohnt."),
+    ("wh_where.dwell.present", {"place:Seoul"}, "Where does your uncle live?",
+     "너의 삼촌은 어디에 사세요?", "Wo wohnt dein Onkel?"),
+]
+
+
+@pytest.mark.parametrize("frame, places, en, ko, de", DWELL, ids=[d[2] for d in DWELL])
+def test_where_people_live_in_all_three_languages(frame, places, en, ko, de):
+    lex = lexicon.load()
+    keep = places | {"verb:live", "noun:grandmother", "noun:family", "noun:uncle", "name:Minsu"}
+    lex = lex.without({e.id for e in (*lex.places, *lex.verbs, *lex.nouns, *lex.names) if e.id not in keep})
+    found = None
+    for seed in range(20000):
+        ex = grammar.build(frame, random.Random(f"dwell:{seed}"), lex)
+        if ex.text("en") == en:
+            found = ex
+            break
+    assert found, f"{frame} never says {en!r}"
+    assert (found.text("ko"), found.text("de")) == (ko, de)
+
+
+def test_dwelling_frames_say_only_where_and_with_whom_one_lives():
+    """No "The kings live in America on Sundays": a dwelling's time is a year or a season, its place a town,
+    a country or a home, and the one lived with is family or a friend."""
+    lex = lexicon.load()
+    times = set()
+    for seed in range(400):
+        ex = grammar.build("dwell.past.pos", random.Random(f"dwell:{seed}"), lex)
+        en = ex.text("en")
+        assert " in " in en or " with " in en or " on " in en, en
+        times |= {t.en for t in lex.times if en.rstrip(".").endswith(" " + t.en)}
+    assert times and times <= {"last year", "last summer", "last winter", "this year"}
+
+
+def test_a_little_brother_is_namdongsaeng_and_kleiner_bruder():
+    lex = lexicon.load()
+    for owner, case_word in (("I", "Mein kleiner Bruder"), ("she", "Ihr kleiner Bruder")):
+        brother = NounPhrase(lemma(lex.nouns, "brother"), "poss", owner=PRONOUNS[owner], little=True)
+        c = Clause(Subject(phrase=brother), lemma(lex.verbs, "eat"), "present",
+                   obj=NounPhrase(lemma(lex.nouns, "apple"), "bare", plural=True))
+        ex = Example("", en_clause(c, False, False, False), ko_clause(c, "statement", False), de_main(c, False, False))
+        assert ex.text("de") == f"{case_word} isst Äpfel."
+        assert ex.text("ko").endswith("남동생은 사과를 먹는다.")
+        assert ex.text("en").split()[1:3] == ["little", "brother"]
+        links = {tuple(map(int, link.split("-"))) for link in ex.align("ko").split()}
+        assert (1, 1) in links and (2, 1) in links          # little, brother -> 남동생은
+    sister = NounPhrase(lemma(lex.nouns, "sister"), "the", little=True)      # dative, weak ending
+    c = Clause(Subject(pronoun=PRONOUNS["I"]), lemma(lex.verbs, "help"), "present", obj=sister)
+    ex = Example("", en_clause(c, False, False, False), ko_clause(c, "statement", False), de_main(c, False, False))
+    assert (ex.text("en"), ex.text("de")) == ("I help the little sister.", "Ich helfe der kleinen Schwester.")
+
+
+def test_one_sentence_in_five_is_in_british_spelling():
+    lex = lexicon.load()
+    english = [grammar.build("favorite", random.Random(f"gb:{seed}"), lex).text("en") for seed in range(1000)]
+    british = [en for en in english if "favourite" in en]
+    assert 150 < len(british) < 250
+    assert all("favorite" in en for en in english if en not in british)
+    ex = next(grammar.build("favorite", random.Random(f"gb:{seed}"), lex) for seed in range(1000)
+              if "favourite" in english[seed])
+    assert "Lieblings" in ex.text("de") and "가장 좋아하는" in ex.text("ko")

@@ -1,9 +1,11 @@
-"""English morphology: verb forms from lemminflect, plurals and a/an from inflect (both MIT)."""
+"""English morphology: verb forms from lemminflect, plurals and a/an from inflect (both MIT), British
+spellings from breame (Apache-2.0)."""
 from __future__ import annotations
 
 from functools import cache
 
 import inflect
+from breame.spelling import get_british_spelling
 from lemminflect import getAllLemmas, getInflection
 
 BE = {"present": {1: "am", 3: "is", 0: "are"}, "past": {1: "was", 3: "was", 0: "were"}}
@@ -57,3 +59,16 @@ def request_in_english(sentence: str) -> bool:
     if words[0] in ("don't", "never") or "please" in words:
         return True
     return words[0] in getAllLemmas(words[0]).get("VERB", ()) and (len(words) == 1 or words[1] not in AUXILIARIES)
+
+
+def british(text: str) -> str:
+    """'my favorite color,' -> 'my favourite colour,': each word in its British spelling, if it has one."""
+    return " ".join(_british_word(word) for word in text.split(" "))
+
+
+def _british_word(word: str) -> str:
+    bare = word.rstrip(",")
+    gb = get_british_spelling(bare)
+    if not bare or gb == bare.lower():
+        return word
+    return (gb[0].upper() + gb[1:] if bare[0].isupper() else gb) + word[len(bare):]

@@ -28,6 +28,8 @@ NOUN_COUNTERS = {
 ELDERS = {"mother", "father", "mom", "dad", "parent", "grandmother", "grandfather", "uncle", "aunt", "teacher",
           "principal"}
 HONORIFIC_NOUNS = {"부모": "부모님"}
+OURS = ELDERS | {"family"}          # "my family" is 우리 가족 too
+YOUNGER = {"brother", "sister"}     # 남동생, 여동생: "my little brother" -> "mein kleiner Bruder"
 
 
 @dataclass(frozen=True)
@@ -62,6 +64,7 @@ class NounPhrase:
     owner: Pronoun | Name | None = None
     adjective: Adjective | None = None
     number: Number | None = None
+    little: bool = False        # "little brother": 남동생 says it already; German says "kleiner Bruder"
 
     @property
     def en_person(self) -> int:
@@ -82,7 +85,8 @@ class NounPhrase:
     def en(self, role: str) -> list[Chunk]:
         noun = english.plural(self.noun.en, self.noun.en_plural) if self.plural else self.noun.en
         adj = [chunk(self.adjective.en, role + ".adj")] if self.adjective else []
-        head = [*adj, chunk(noun, role + ".n")]
+        little = [chunk("little", role + ".n")] if self.little else []
+        head = [*adj, *little, chunk(noun, role + ".n")]
         if self.det == "a":
             return [chunk(english.article(" ".join(t for t, _ in head)), role + ".det"), *head]
         if self.det in ("the", "this"):
@@ -103,7 +107,7 @@ class NounPhrase:
         out = []
         if self.det == "poss":
             owner = self.owner.ko_poss if isinstance(self.owner, Pronoun) else self.owner.ko + "의"
-            if self.elder and self.owner is PRONOUNS["I"]:      # 우리 어머니, not 내 어머니
+            if self.noun.en in OURS and self.owner is PRONOUNS["I"]:      # 우리 어머니, not 내 어머니
                 owner = PRONOUNS["we"].ko_poss
             out.append(chunk(owner, role + ".det"))
         elif self.det == "this":
@@ -141,6 +145,8 @@ class NounPhrase:
             out.append(chunk(self.number.de, role + ".num"))
         if self.adjective:
             out.append(chunk(german.adjective_form(self.adjective.de, kind, gender, case), role + ".adj"))
+        if self.little:
+            out.append(chunk(german.adjective_form("klein", kind, gender, case), role + ".n"))
         return [*out, chunk(noun, role + ".n")]
 
 

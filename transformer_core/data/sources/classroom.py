@@ -16,6 +16,7 @@ LICENCES = {
     "ablaut": "MIT OR Apache-2.0 (German verb conjugation)",
     "german-nouns": "CC-BY-SA-4.0, Wiktionary (German noun declension)",
     "lemminflect": "MIT (English verb forms)",
+    "breame": "Apache-2.0 (British spellings: favourite, colour, practise)",
     "inflect": "MIT (English plurals, a/an)",
 }
 def add_arguments(parser) -> None:

@@ -61,8 +61,10 @@ def with_en(c: Clause, k: str) -> list[Chunk]:
 
 
 def with_de(c: Clause, k: str) -> list[Chunk]:
-    """Who with, in the middle field after the time: "Ich spiele heute mit meinem Vater Fußball"."""
-    return [chunk("mit", k + "WITH"), *c.companion.de(k + "C", "dat")] if c.companion else []
+    """Who with, in the middle field after the time: "Ich spiele heute mit meinem Vater Fußball";
+    one lives with people at theirs: "Sie wohnt bei meiner Familie"."""
+    word = "bei" if c.verb.frame == "dwell" else "mit"
+    return [chunk(word, k + "WITH"), *c.companion.de(k + "C", "dat")] if c.companion else []
 
 
 def en_clause(c: Clause, question: bool, time_first: bool, contract: bool, k: str = "") -> list[Chunk]:
@@ -83,7 +85,8 @@ def ko_clause(c: Clause, style: str, time_first: bool, k: str = "", connective: 
     time = [chunk(c.time.ko, k + "T")] if c.time else []
     place = []
     if c.place:
-        place = [chunk(korean.with_particle(c.place.ko, "에" if c.place_to else "에서"), k + "P")]
+        particle = "에" if c.place_to or c.verb.frame == "dwell" else "에서"     # 시골에 산다
+        place = [chunk(korean.with_particle(c.place.ko, particle), k + "P")]
     if predicate is not None:
         verb = predicate
     elif connective:       # the first of two clauses: 먹고, 먹었지만

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Callable
 import random
 
+from .. import english
 from ..lexicon import Lexicon
 from ..sentence import Example
 from .gen import Gen, TENSES
@@ -40,6 +41,12 @@ def _frames() -> dict[str, Callable[[Gen], Example]]:
         frames[f"wh_what.{tense}"] = wh_what(tense)
         frames[f"wh_where.intr.{tense}"] = wh_where("intr", tense)
         frames[f"wh_where.motion.{tense}"] = wh_where("motion", tense)
+    for tense in ("present", "past", "future"):
+        for neg in (False, True):
+            frames[f"dwell.{tense}.{'neg' if neg else 'pos'}"] = statement("dwell", tense, neg)
+        frames[f"q.dwell.{tense}"] = question("dwell", tense)
+    for tense in ("present", "past"):
+        frames[f"wh_where.dwell.{tense}"] = wh_where("dwell", tense)
     frames["how_many"] = how_many
     for kind in ("plain", "please", "dont"):
         frames[f"imperative.{kind}"] = imperative(kind)
@@ -88,6 +95,7 @@ def _frames() -> dict[str, Callable[[Gen], Example]]:
 
 
 FRAMES = _frames()
+BRITISH_P = 0.2     # how often the English is in British spelling: "my favourite colour"
 
 
 def build(name: str, rng: random.Random, lex: Lexicon) -> Example:
@@ -95,4 +103,6 @@ def build(name: str, rng: random.Random, lex: Lexicon) -> Example:
     example = FRAMES[name](g)
     example.frame = name
     example.lemmas |= g.lemmas
+    if rng.random() < BRITISH_P:
+        example.en = [(english.british(text), tags) for text, tags in example.en]
     return example

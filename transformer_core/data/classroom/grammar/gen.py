@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from ..lexicon import Lexicon, Noun, Verb, core
-from ..phrases import NounPhrase, PRONOUNS, Subject
+from ..phrases import NounPhrase, PRONOUNS, Subject, YOUNGER
 
 
 TENSES = ("present", "past", "future", "progressive")
@@ -21,6 +21,8 @@ ROLES = {"student", "teacher", "doctor", "nurse", "cook", "farmer", "police offi
          "dancer", "painter", "musician", "waiter", "player", "child", "baby", "boy", "girl", "friend"}
 
 DE_ME = {"acc": "mich", "dat": "mir"}
+
+LITTLE_P = 0.5        # how often 남동생 is "little brother" rather than "brother"
 
 CORE_WEIGHT = 8       # how much more often a core word is drawn than another of its kind
 
@@ -71,7 +73,11 @@ class Gen:
             number = self.pick([n for n in self.lex.numbers if n.n > 1])
         if self.chance(adjective):
             adj = self.adjective_for(noun.cls)
-        return NounPhrase(noun, det, is_plural, owner, adj, number)
+        return NounPhrase(noun, det, is_plural, owner, adj, number, self.little(noun) and not adj)
+
+    def little(self, noun: Noun) -> bool:
+        """Whether 남동생/여동생 is said "little brother"/"little sister" this time."""
+        return noun.en in YOUNGER and self.chance(LITTLE_P)
 
     def subject(self, animal_ok: bool = False, you_ok: bool = True) -> Subject:
         r = self.rng.random()

@@ -6,7 +6,7 @@ from ..phrases import COUNTERS
 from ..sentence import Example, chunk
 from .clause import Clause, ko_clause
 from .gen import Gen, STATIVE
-from .statements import lemmas_of
+from .statements import dwell_time, lemmas_of
 from .verbs import de_clause, de_verb, en_verb, ko_verb
 
 
@@ -50,10 +50,12 @@ def wh_what(tense: str):
 
 
 def wh_where(frame: str, tense: str):
-    """'Where does the cat sleep?' (intr: wo, 어디에서) / 'Where did Minsu go?' (motion: wohin, 어디에)."""
+    """'Where does the cat sleep?' (intr: wo, 어디에서) / 'Where did Minsu go?' (motion: wohin, 어디에) /
+    'Where do you live?' (dwell: wo, 어디에)."""
     def build(g: Gen) -> Example:
         verbs = [v for v in g.verbs(frame) if not (tense == "progressive" and v.en in STATIVE)]
-        c = Clause(g.subject(animal_ok=False), g.pick(verbs), tense, time=g.time(tense) if g.chance(0.4) else None)
+        time = dwell_time(g, tense, 0.4) if frame == "dwell" else g.time(tense) if g.chance(0.4) else None
+        c = Clause(g.subject(animal_ok=False), g.pick(verbs), tense, time=time)
         before, after = en_verb(c.verb.en, tense, c.subject.en_person, False, True, False)
         time = [chunk(c.time.en, "T")] if c.time else []
         en = [chunk("where", "W"), *before, *c.subject.en(), *after, *time]
@@ -61,7 +63,7 @@ def wh_where(frame: str, tense: str):
         wo = "wohin" if frame == "motion" else "wo"
         de = de_clause([chunk(wo, "W")], verb, c.subject.de(), [("time", [chunk(c.time.de, "T")] if c.time else [])],
                        False)
-        where = [chunk("어디에" if frame == "motion" else "어디에서", "W"),
+        where = [chunk("어디에" if frame in ("motion", "dwell") else "어디에서", "W"),
                  *ko_verb(c.verb.ko, c.verb.ko_irr, tense, False, "question", honorific=c.subject.honorific)]
         ko = ko_clause(c, "question", False, predicate=where)
         return Example("", en, ko, de, end="?", lemmas=lemmas_of(c))

@@ -3,16 +3,39 @@
 from __future__ import annotations
 
 from .. import english, german, korean
-from ..phrases import Subject
+from ..phrases import NounPhrase, PRONOUNS, Subject
 from ..sentence import Example, chunk
 from .clause import Clause, de_main, en_clause, ko_clause
 from .gen import Gen, ROLES, STATIVE
 
 COMPANION_P = 0.12      # how often a clause says who with: "I play soccer with my father."
+DWELL_COMPANION_P = 0.4     # "My grandmother lives with my family (in Seoul)."
+DWELLINGS = {"city", "village", "countryside", "farm", "island", "house", "apartment"}  # and every country and city
+HOUSEMATES = {"family", "parent", "mother", "father", "grandmother", "grandfather", "brother", "sister", "son",
+              "daughter", "uncle", "aunt", "cousin", "friend", "husband", "wife"}
+DWELL_TIMES = {"last year", "next year", "this year", "last summer", "next summer", "last winter"}
+
+
+def dwelling(g: Gen):
+    """A place where people live: a country, a city, the countryside, an apartment."""
+    return g.pick([p for p in g.lex.places if p.kind in ("country", "city") or p.en in DWELLINGS])
+
+
+def dwell_time(g: Gen, tense: str, p: float):
+    """Only a span of years or seasons: "My uncle lived in Busan last year", never "on Sundays"."""
+    times = [t for t in g.lex.times if t.en in DWELL_TIMES and tense in t.tenses]
+    return g.pick(times) if times and g.chance(p) else None
+
+
+def housemate(g: Gen) -> NounPhrase:
+    """Whom one lives with: "my grandmother", "your parents", "his family"."""
+    noun = g.pick([n for n in g.nouns(("person",)) if n.en in HOUSEMATES])
+    return NounPhrase(noun, "poss", noun.en == "parent", g.pick(list(PRONOUNS.values())), little=g.little(noun))
 
 def make_clause(g: Gen, frame: str, tense: str, neg: bool, time_p: float = 0.4) -> Clause:
     animal = frame == "intr" and g.chance(0.3)
-    verb_frame = {"intr": "intr", "intr_place": "intr", "tr": "tr", "tr_place": "tr", "motion": "motion"}[frame]
+    verb_frame = {"intr": "intr", "intr_place": "intr", "tr": "tr", "tr_place": "tr", "motion": "motion",
+                  "dwell": "dwell"}[frame]
     verbs = [v for v in g.verbs(verb_frame, animal) if not (tense == "progressive" and v.en in STATIVE)]
     verb = g.pick(verbs)
     subject = g.subject(animal_ok=animal)
@@ -28,7 +51,13 @@ def make_clause(g: Gen, frame: str, tense: str, neg: bool, time_p: float = 0.4) 
     place = g.pick(g.lex.places) if frame in ("intr_place", "tr_place", "motion") else None
     time = g.time(tense) if g.chance(time_p) else None
     companion = None
-    if not neg and not animal and verb.en not in STATIVE and g.chance(COMPANION_P):
+    if frame == "dwell":
+        place, time = dwelling(g), dwell_time(g, tense, time_p)
+        if not neg and g.chance(DWELL_COMPANION_P):
+            companion = housemate(g)
+            if g.chance(0.5):
+                place = None        # "My grandmother lives with my family."
+    elif not neg and not animal and verb.en not in STATIVE and g.chance(COMPANION_P):
         companion = g.phrase(("person",), dets=("poss", "the"), adjective=0)
     return Clause(subject, verb, tense, neg, obj, obj2, place, frame == "motion", time, companion)
 

@@ -77,7 +77,8 @@ def _person(g: Gen, ask: bool) -> Subject:
     if r < 0.75:
         return Subject(name=g.pick(g.lex.names))
     noun = g.pick([n for n in g.nouns(("person",)) if n.en in AGE_PEOPLE])
-    return Subject(phrase=NounPhrase(noun, "poss", owner=g.pick(list(PRONOUNS.values()) + list(g.lex.names))))
+    return Subject(phrase=NounPhrase(noun, "poss", owner=g.pick(list(PRONOUNS.values()) + list(g.lex.names)),
+                                     little=g.little(noun)))
 
 
 def age(ask: bool):
