@@ -275,10 +275,10 @@ def test_who_with_is_said_in_all_three_languages_and_aligned():
         if " with " in ex.text("en"):
             found.append(ex)
     assert 100 < len(found) < 1000            # about one clause in eight
-    his_father = [ex for ex in found if ex.text("en") == "I eat bread with his father every evening."]
-    assert his_father, "never says 'I eat bread with his father every evening.'"
+    his_father = [ex for ex in found if ex.text("en") == "I eat bread with his father every night."]
+    assert his_father, "never says 'I eat bread with his father every night.'"
     assert (his_father[0].text("ko"), his_father[0].text("de")) == (
-        "나는 매일 저녁 그의 아버지와 함께 빵을 먹는다.", "Ich esse jeden Abend mit seinem Vater Brot.")
+        "나는 매일 밤 그의 아버지와 함께 빵을 먹는다.", "Ich esse jede Nacht mit seinem Vater Brot.")
     for ex in found:
         en, ko, de = ex.text("en").split(), ex.text("ko").split(), ex.text("de").split()
         links = {lang: {tuple(map(int, link.split("-"))) for link in ex.align(lang).split()} for lang in ("ko", "de")}
@@ -355,3 +355,19 @@ def test_one_sentence_in_five_is_in_british_spelling():
     ex = next(grammar.build("favorite", random.Random(f"gb:{seed}"), lex) for seed in range(1000)
               if "favourite" in english[seed])
     assert "Lieblings" in ex.text("de") and "가장 좋아하는" in ex.text("ko")
+
+
+def test_how_long_is_said_after_the_verb_and_never_with_a_motion():
+    """"She slept for two days." -> 이틀 동안 -> zwei Tage lang; never first, never "went to school for a week"."""
+    lex = lexicon.load()
+    durations = {t.en for t in lex.times if t.en.startswith("for ")}
+    said = set()
+    for seed in range(3000):
+        for frame in ("intr.past.pos", "tf.intr.past.pos", "motion.past.pos", "wh_where.motion.past"):
+            ex = grammar.build(frame, random.Random(f"long:{frame}:{seed}"), lex)
+            found = {d for d in durations if f" {d}" in ex.text("en")}
+            assert not found or frame == "intr.past.pos", ex.text("en")
+            said |= found
+            if "for two days" in found:
+                assert "이틀 동안" in ex.text("ko") and "zwei Tage lang" in ex.text("de")
+    assert said == {t.en for t in lex.times if t.en in durations and "past" in t.tenses}

@@ -89,5 +89,7 @@ class Gen:
         classes = ("person", "animal") if animal_ok else ("person",)
         return Subject(phrase=self.phrase(classes, dets=("the", "poss"), adjective=0.15))
 
-    def time(self, tense: str):
-        return self.pick([t for t in self.lex.times if tense in t.tenses])
+    def time(self, tense: str, how_long: bool = True):
+        """A time expression for the tense; how_long=False leaves out "for an hour" (a sentence's first words,
+        and a motion: not "For an hour, I went to school.")."""
+        return self.pick([t for t in self.lex.times if tense in t.tenses and (how_long or not t.en.startswith("for "))])

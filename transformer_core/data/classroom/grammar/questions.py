@@ -54,7 +54,10 @@ def wh_where(frame: str, tense: str):
     'Where do you live?' (dwell: wo, 어디에)."""
     def build(g: Gen) -> Example:
         verbs = [v for v in g.verbs(frame) if not (tense == "progressive" and v.en in STATIVE)]
-        time = dwell_time(g, tense, 0.4) if frame == "dwell" else g.time(tense) if g.chance(0.4) else None
+        if frame == "dwell":
+            time = dwell_time(g, tense, 0.4)
+        else:
+            time = g.time(tense, how_long=frame != "motion") if g.chance(0.4) else None
         c = Clause(g.subject(animal_ok=False), g.pick(verbs), tense, time=time)
         before, after = en_verb(c.verb.en, tense, c.subject.en_person, False, True, False)
         time = [chunk(c.time.en, "T")] if c.time else []

@@ -32,7 +32,7 @@ def housemate(g: Gen) -> NounPhrase:
     noun = g.pick([n for n in g.nouns(("person",)) if n.en in HOUSEMATES])
     return NounPhrase(noun, "poss", noun.en == "parent", g.pick(list(PRONOUNS.values())), little=g.little(noun))
 
-def make_clause(g: Gen, frame: str, tense: str, neg: bool, time_p: float = 0.4) -> Clause:
+def make_clause(g: Gen, frame: str, tense: str, neg: bool, time_p: float = 0.4, time_first: bool = False) -> Clause:
     animal = frame == "intr" and g.chance(0.3)
     verb_frame = {"intr": "intr", "intr_place": "intr", "tr": "tr", "tr_place": "tr", "motion": "motion",
                   "dwell": "dwell"}[frame]
@@ -49,7 +49,7 @@ def make_clause(g: Gen, frame: str, tense: str, neg: bool, time_p: float = 0.4) 
             if obj2.noun == obj.noun:
                 obj2 = None
     place = g.pick(g.lex.places) if frame in ("intr_place", "tr_place", "motion") else None
-    time = g.time(tense) if g.chance(time_p) else None
+    time = g.time(tense, how_long=not time_first and frame != "motion") if g.chance(time_p) else None
     companion = None
     if frame == "dwell":
         place, time = dwelling(g), dwell_time(g, tense, time_p)
@@ -64,7 +64,7 @@ def make_clause(g: Gen, frame: str, tense: str, neg: bool, time_p: float = 0.4) 
 
 def statement(frame: str, tense: str, neg: bool, time_first: bool = False):
     def build(g: Gen) -> Example:
-        c = make_clause(g, frame, tense, neg, 1.0 if time_first else 0.4)
+        c = make_clause(g, frame, tense, neg, 1.0 if time_first else 0.4, time_first)
         contract = g.chance(0.5)
         return Example("", en_clause(c, False, time_first, contract), ko_clause(c, "statement", time_first),
                        de_main(c, False, time_first), lemmas=lemmas_of(c))
