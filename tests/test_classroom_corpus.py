@@ -371,3 +371,27 @@ def test_how_long_is_said_after_the_verb_and_never_with_a_motion():
             if "for two days" in found:
                 assert "이틀 동안" in ex.text("ko") and "zwei Tage lang" in ex.text("de")
     assert said == {t.en for t in lex.times if t.en in durations and "past" in t.tenses}
+
+
+def test_a_german_request_speaks_to_du_ihr_or_sie_and_your_follows():
+    """'Please open your books.' -> 'Öffne bitte deine Bücher.' (a pupil), 'Öffnet bitte eure Bücher.' (the
+    class), 'Öffnen Sie bitte Ihre Bücher.' (a stranger); a separable verb's prefix goes last: 'Gib … ab.'"""
+    lex = lexicon.load()
+    keep = {"verb:open", "verb:hand in", "noun:book"}
+    lex = lex.without({e.id for e in (*lex.nouns, *lex.verbs) if e.id not in keep})
+    said = {}
+    for seed in range(3000):
+        try:
+            ex = grammar.build("imperative.please", random.Random(f"imp:{seed}"), lex)
+        except IndexError:          # an intransitive or motion request: none left in this lexicon
+            continue
+        said.setdefault(ex.text("en"), set()).add(ex.text("de"))
+    assert said["Please open the books."] == {
+        "Öffne bitte die Bücher.", "Öffnet bitte die Bücher.", "Öffnen Sie bitte die Bücher."}
+    yours = [de for en, des in said.items() if en.startswith("Please open your ") for de in des]
+    assert len(yours) >= 3
+    for de in yours:
+        your = de.split()[3] if de.startswith("Öffnen Sie") else de.split()[2]
+        assert your.startswith({"Öffne": "dein", "Öffnet": "eu", "Öffnen": "Ihr"}[de.split()[0]]), de
+    assert said["Please hand in the book."] == {
+        "Gib bitte das Buch ab.", "Gebt bitte das Buch ab.", "Geben Sie bitte das Buch ab."}

@@ -32,7 +32,8 @@ def article(kind: str, gender: str, case: str) -> str:
         return DEFINITE[gender][i]
     if kind == "this":
         return DIESER[gender][i]
-    return kind + EIN_ENDINGS[gender][i]
+    ending = EIN_ENDINGS[gender][i]
+    return ("eur" if kind == "euer" and ending else kind) + ending       # eure, not euere
 
 
 def adjective_stem(adjective: str) -> str:
@@ -118,6 +119,16 @@ def infinitive(verb: str) -> str:
 def present(verb: str, person: int) -> tuple[str, str]:
     """(finite verb, separable prefix or ''): present('auf|stehen', 0) -> ('stehe', 'auf')."""
     finite, _, prefix = _conjugation(infinitive(verb)).present[person].partition(" ")
+    return finite, prefix
+
+
+def imperative(verb: str, addressee: str) -> tuple[str, str]:
+    """(finite verb, separable prefix or '') said to du, ihr or Sie: imperative('zu|machen', 'du') -> ('mach', 'zu'),
+    'ihr' -> ('macht', 'zu'), 'Sie' -> ('machen', 'zu')."""
+    forms = _conjugation(infinitive(verb)).imperative
+    if addressee == "Sie" or None in forms:         # mögen, wollen: no imperative
+        return present(verb, 5)
+    finite, _, prefix = forms[("du", "ihr").index(addressee)].partition(" ")
     return finite, prefix
 
 

@@ -1,6 +1,8 @@
 """Requests: imperatives, the modals (can, want to, have to, may), "can you please"."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 from .. import english, german, korean
 from ..phrases import PRONOUNS, Subject
 from ..sentence import Example, chunk
@@ -10,14 +12,22 @@ from .statements import make_clause, lemmas_of
 from .verbs import DeVerb, de_clause
 
 
+ADDRESSEES = {"du": 5, "ihr": 2, "Sie": 3}      # whom a German request speaks to: a pupil, the class, a stranger
+YOUR = {"du": "dein", "ihr": "euer", "Sie": "Ihr"}
+
+
 def imperative(kind: str):
-    """kind: plain ('Open the door.' / '문을 여세요.' / 'Öffnen Sie die Tür.'), please, dont."""
+    """kind: plain ('Open the door.' / '문을 여세요.' / 'Mach die Tür auf.', 'Macht …', 'Machen Sie …'), please,
+    dont. German speaks to du, ihr or Sie, and "your" follows: "Öffnet bitte eure Bücher." """
     def build(g: Gen) -> Example:
         frame = g.pick(("tr", "tr", "intr", "motion"), used=False)
         verb = g.pick([v for v in g.verbs(frame) if v.en not in STATIVE])
+        address = g.rng.choices(list(ADDRESSEES), list(ADDRESSEES.values()))[0]
         c = Clause(Subject(pronoun=PRONOUNS["you"]), verb, "present", kind == "dont")
         if frame == "tr":
             c.obj = g.phrase(verb.obj, dets=("the", "a", "poss", "this"), adjective=0.2)
+            if c.obj.owner is PRONOUNS["you"]:
+                c.obj = replace(c.obj, owner=replace(PRONOUNS["you"], de_poss=YOUR[address]))
         if frame == "motion":
             c.place, c.place_to = g.pick(g.lex.places), True
         place = [chunk(c.place.en_to, "P")] if c.place else []
@@ -27,7 +37,7 @@ def imperative(kind: str):
         if kind == "dont":
             en_v = [chunk("don't", "NEG"), *en_v]
         en = [*en_v, *obj_en(c, ""), *place]
-        finite, prefix = german.present(verb.de, 5)
+        finite, prefix = german.imperative(verb.de, address)
         kind_obj, obj = obj_de(c, "")
         please = [chunk("bitte", "PLEASE")] if kind == "please" else []
         kein = any(w.startswith("kein") for w, _ in obj)        # "Kaufen Sie keinen Apfel.": no nicht as well
@@ -37,7 +47,8 @@ def imperative(kind: str):
             tail = [*please, *nicht, *obj, *de_place]
         else:
             tail = [*please, *obj, *nicht, *de_place]
-        de = [chunk(finite, "V"), chunk("Sie", "S", "V"), *tail, *([chunk(prefix, "V")] if prefix else [])]
+        sie = [chunk("Sie", "S", "V")] if address == "Sie" else []
+        de = [chunk(finite, "V"), *sie, *tail, *([chunk(prefix, "V")] if prefix else [])]
         stem = korean.stem(verb.ko, verb.ko_irr, verb.ko in KO_DESCRIPTIVE)
         endings = {"plain": [("으세요", "EF")], "please": [("어", "EC"), ("주", "VX"), ("세요", "EF")],
                    "dont": [("지", "EC"), ("말", "VX"), ("세요", "EF")]}[kind]
