@@ -395,3 +395,27 @@ def test_a_german_request_speaks_to_du_ihr_or_sie_and_your_follows():
         assert your.startswith({"Öffne": "dein", "Öffnet": "eu", "Öffnen": "Ihr"}[de.split()[0]]), de
     assert said["Please hand in the book."] == {
         "Gib bitte das Buch ab.", "Gebt bitte das Buch ab.", "Geben Sie bitte das Buch ab."}
+
+
+# Asking for things: Korean 주시겠어요 / 주세요 (좀 softens a request without a number), German "Kann ich bitte … haben?"
+HAVE = [
+    ("have.ask", "Can I have a glass of water, please?", "물 한 잔 주시겠어요?", "Kann ich bitte ein Glas Wasser haben?"),
+    ("have.ask", "Can we have the bill, please?", "계산서 좀 주시겠어요?", "Können wir bitte die Rechnung haben?"),
+    ("have.please", "Two cups of tea, please.", "차 두 잔 주세요.", "Zwei Tassen Tee, bitte."),
+    ("have.like", "I would like a bowl of rice, please.", "밥 한 그릇 주세요.", "Ich hätte gern eine Schüssel Reis, bitte."),
+]
+
+
+@pytest.mark.parametrize("frame, en, ko, de", HAVE, ids=[h[1] for h in HAVE])
+def test_asking_for_things_in_all_three_languages(frame, en, ko, de):
+    lex = lexicon.load()
+    keep = {"noun:water", "noun:bill", "noun:tea", "noun:rice"}
+    lex = lex.without({e.id for e in lex.nouns if e.cls in ("food", "drink", "thing", "readable") and e.id not in keep})
+    found = None
+    for seed in range(5000):
+        ex = grammar.build(frame, random.Random(f"have:{seed}"), lex)
+        if ex.text("en") == en:
+            found = ex
+            break
+    assert found, f"{frame} never says {en!r}"
+    assert (found.text("ko"), found.text("de")) == (ko, de)

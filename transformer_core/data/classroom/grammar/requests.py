@@ -129,3 +129,67 @@ def can_you_please(g: Gen) -> Example:
     me_ko = korean.with_particle("저", verb.ko_case)
     ko = [chunk(me_ko, "O"), chunk(words[0], "V", "PLEASE"), *(chunk(w, "MOD") for w in words[1:])]
     return Example("", en, ko, de, end="?", lemmas={verb.id})
+
+
+# How a drink or a food without a plural is counted: (English, plural, Korean counter, German, gender, plural).
+GLASS = ("glass", "glasses", "잔", "Glas", "n", "Glas")          # zwei Glas Wasser: a measure stays singular
+CUP = ("cup", "cups", "잔", "Tasse", "f", "Tassen")
+BOTTLE = ("bottle", "bottles", "병", "Flasche", "f", "Flaschen")
+BOWL = ("bowl", "bowls", "그릇", "Schüssel", "f", "Schüsseln")
+PIECE = ("piece", "pieces", "조각", "Stück", "n", "Stück")
+MEASURES = {"coffee": (CUP,), "tea": (CUP,), "hot chocolate": (CUP,), "water": (GLASS, BOTTLE),
+            "mineral water": (GLASS, BOTTLE), "cola": (GLASS, BOTTLE), "rice": (BOWL,), "soup": (BOWL,),
+            "cereal": (BOWL,), "fried rice": (BOWL,), "ice cream": (BOWL,), "popcorn": (BOWL,),
+            "bread": (PIECE,), "cheese": (PIECE,), "chocolate": (PIECE,), "toast": (PIECE,), "chicken": (PIECE,)}
+ASK = {"can": ("can", "I", "kann", "ich"), "could": ("could", "I", "könnte", "ich"), "may": ("may", "I", "darf", "ich"),
+       "can_we": ("can", "we", "können", "wir")}
+
+
+def _measured(g: Gen):
+    """'a glass of water' / '물 한 잔' / 'ein Glas Wasser' (accusative), or a thing: 'two tickets' / '표 두 장' /
+    'zwei Fahrkarten'.  -> (en, ko, de chunks, whether Korean may soften the request with 좀)."""
+    if g.chance(0.6):
+        np = g.phrase(("food", "thing", "readable"), dets=("a", "the", "num", "this"), adjective=0)
+        return np.en("O"), np.ko("O", None), np.de("O", "acc"), np.det != "num"
+    noun = g.pick([n for n in g.nouns(("drink", "food")) if n.en in MEASURES])
+    en, en_pl, counter, de, gender, de_pl = g.pick(MEASURES[noun.en])
+    number = g.pick([n for n in g.lex.numbers if n.n <= 3])
+    if number.n == 1:
+        en_m = [chunk(english.article(en), "O.num"), chunk(en, "O.num")]
+        de_m = [chunk(german.article("ein", gender, "acc"), "O.num"), chunk(de, "O.num")]
+    else:
+        en_m = [chunk(number.en, "O.num"), chunk(en_pl, "O.num")]
+        de_m = [chunk(number.de, "O.num"), chunk(de_pl, "O.num")]
+    ko = [chunk(noun.ko, "O.n"), chunk(number.ko_attr, "O.num"), chunk(counter, "O.num")]
+    return [*en_m, chunk("of", "O.num"), chunk(noun.en, "O.n")], ko, [*de_m, chunk(noun.de, "O.n")], False
+
+
+def can_i_have(how: str):
+    """Ordering and asking for things: how 'ask': 'Can I have a glass of water, please?' -> '물 한 잔 주시겠어요?' ->
+    'Kann ich bitte ein Glas Wasser haben?'; 'please': 'The bill, please.' -> '계산서 주세요.' -> 'Die Rechnung,
+    bitte.'; 'like': 'I would like two cups of tea.' -> '차 두 잔 주세요.' -> 'Ich hätte gern zwei Tassen Tee.'"""
+    def build(g: Gen) -> Example:
+        en_np, ko_np, de_np, some = _measured(g)
+        please = g.chance(0.7)
+        en_please = [chunk("please", "PLEASE")] if please else []
+        de_please = [chunk("bitte", "PLEASE")] if please else []
+        if how == "ask":
+            en_mod, en_s, de_mod, de_s = ASK[g.pick(sorted(ASK), used=False)]
+            en = [chunk(en_mod, "MOD"), chunk(en_s, "S"), chunk("have", "V"), *en_np]
+            if please:
+                en = [*en[:-1], (en[-1][0] + ",", en[-1][1]), *en_please]
+            de = [chunk(de_mod, "MOD"), chunk(de_s, "S"), *de_please, *de_np, chunk("haben", "V")]
+            ko_some = [chunk("좀", "PLEASE")] if some else []
+            return Example("", en, [*ko_np, *ko_some, chunk("주시겠어요", "V", "MOD")], de, end="?")
+        if how == "please":
+            en = [*en_np[:-1], (en_np[-1][0] + ",", en_np[-1][1]), chunk("please", "PLEASE")]
+            de = [*de_np[:-1], (de_np[-1][0] + ",", de_np[-1][1]), chunk("bitte", "PLEASE")]
+            return Example("", en, [*ko_np, chunk("주세요", "V", "PLEASE")], de)
+        en = [chunk("I", "S"), chunk("would", "V"), chunk("like", "V"), *en_np]
+        if please:
+            en = [*en[:-1], (en[-1][0] + ",", en[-1][1]), *en_please]
+        if please:
+            de_np = [*de_np[:-1], (de_np[-1][0] + ",", de_np[-1][1])]
+        de = [chunk("ich", "S"), chunk("hätte", "V"), chunk("gern", "V"), *de_np, *de_please]
+        return Example("", en, [*ko_np, chunk("주세요", "V")], de)
+    return build
