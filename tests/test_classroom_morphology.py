@@ -2,6 +2,7 @@
 import pytest
 
 from transformer_core.data.classroom import english, german, korean, lexicon
+from transformer_core.data.classroom.grammar.verbs import ko_verb
 from transformer_core.data.classroom.phrases import NounPhrase
 
 ST, Q = korean.STATEMENT, korean.QUESTION
@@ -126,12 +127,20 @@ KOREAN_HONORIFIC = [
     ((("가", "VV"), korean.STATEMENT["future"], True), "가시지 않을 것이다"),
     ((("가져오", "VV"), [("고", "EC")], False), "가져오시고"),                   # a connective 고 is not progressive
 ]
+KOREAN_HONORIFIC_VERBS = [("먹다", "present", "드신다"), ("저녁을 먹다", "past", "저녁을 드셨다"),    # a phrase's last word
+                          ("자러 가다", "present", "자러 가신다")]
 
 
 @pytest.mark.parametrize("args, expected", KOREAN_HONORIFIC)
 def test_korean_honorific_predicates(args, expected):
     stem, endings, negative = args
     assert korean.predicate(stem, endings, negative=negative, honorific=True) == expected
+
+
+@pytest.mark.parametrize("verb, tense, expected", KOREAN_HONORIFIC_VERBS)
+def test_korean_honorific_verbs_replace_the_last_word(verb, tense, expected):
+    words = ko_verb(verb, "", tense, False, "statement", honorific=True)
+    assert " ".join(w for w, _ in words) == expected
 
 
 def test_korean_honorific_adjectives():
@@ -167,10 +176,16 @@ GERMAN_VERBS = [
     (("können", 0), ("kann", "")), (("werden", 2), ("wird", "")),
     (("regnen", 2), ("regnet", "")), (("schneien", 2), ("schneit", "")), (("heißen", 0), ("heiße", "")),
     (("heißen", 1), ("heißt", "")), (("beginnen", 2), ("beginnt", "")), (("enden", 2), ("endet", "")),
+    (("zu Abend essen", 3), ("essen", "zu Abend")), (("ins Bett gehen", 0), ("gehe", "ins Bett")),   # verb phrases
 ]
 GERMAN_PARTICIPLES = [("essen", "gegessen"), ("gehen", "gegangen"), ("auf|stehen", "aufgestanden"),
                       ("besuchen", "besucht"), ("an|rufen", "angerufen"), ("kaufen", "gekauft"), ("regnen", "geregnet"),
-                      ("schneien", "geschneit"), ("beginnen", "begonnen"), ("enden", "geendet")]
+                      ("schneien", "geschneit"), ("beginnen", "begonnen"), ("enden", "geendet"),
+                      ("zu Mittag essen", "zu Mittag gegessen"), ("ins Bett gehen", "ins Bett gegangen")]
+# Requests to du, ihr and Sie (ablaut's imperative), the separable prefix or a verb phrase's words last.
+GERMAN_IMPERATIVES = [(("geben", "du"), ("gib", "")), (("ab|geben", "ihr"), ("gebt", "ab")),
+                      (("öffnen", "Sie"), ("öffnen", "")), (("zu Abend essen", "du"), ("iss", "zu Abend")),
+                      (("wollen", "du"), ("wollen", ""))]      # no imperative: Sie
 GERMAN_NOUNS = [(("Kind", "n", "Kinder"), ("dat", True), "Kindern"), (("Junge", "m", "Jungen"), ("acc", False), "Jungen"),
                 (("Apfel", "m", "Äpfel"), ("dat", True), "Äpfeln"), (("Auto", "n", "Autos"), ("dat", True), "Autos"),
                 (("Löwe", "m", "Löwen"), ("dat", False), "Löwen"), (("Tasche", "f", "Taschen"), ("acc", False), "Tasche")]
@@ -189,6 +204,11 @@ def test_german_adjective_endings(args, expected):
 @pytest.mark.parametrize("args, expected", GERMAN_VERBS)
 def test_german_present_with_separable_prefixes(args, expected):
     assert german.present(*args) == expected
+
+
+@pytest.mark.parametrize("args, expected", GERMAN_IMPERATIVES)
+def test_german_imperatives(args, expected):
+    assert german.imperative(*args) == expected
 
 
 @pytest.mark.parametrize("verb, expected", GERMAN_PARTICIPLES)

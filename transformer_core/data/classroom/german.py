@@ -116,20 +116,33 @@ def infinitive(verb: str) -> str:
     return verb.replace("|", "")
 
 
+def _phrase(verb: str) -> tuple[str, str]:
+    """'zu Abend essen' -> ('zu Abend', 'essen'): a verb phrase's fixed words go where a separable prefix goes
+    ("Wir essen um sieben zu Abend.", "Wir haben zu Abend gegessen.")."""
+    words, _, base = verb.rpartition(" ")
+    return words, base
+
+
+def _with_words(words: str, form: str) -> tuple[str, str]:
+    finite, _, prefix = form.partition(" ")
+    return finite, " ".join(w for w in (words, prefix) if w)
+
+
 def present(verb: str, person: int) -> tuple[str, str]:
-    """(finite verb, separable prefix or ''): present('auf|stehen', 0) -> ('stehe', 'auf')."""
-    finite, _, prefix = _conjugation(infinitive(verb)).present[person].partition(" ")
-    return finite, prefix
+    """(finite verb, separable prefix or ''): present('auf|stehen', 0) -> ('stehe', 'auf');
+    present('ins Bett gehen', 0) -> ('gehe', 'ins Bett')."""
+    words, base = _phrase(verb)
+    return _with_words(words, _conjugation(infinitive(base)).present[person])
 
 
 def imperative(verb: str, addressee: str) -> tuple[str, str]:
     """(finite verb, separable prefix or '') said to du, ihr or Sie: imperative('zu|machen', 'du') -> ('mach', 'zu'),
     'ihr' -> ('macht', 'zu'), 'Sie' -> ('machen', 'zu')."""
-    forms = _conjugation(infinitive(verb)).imperative
+    words, base = _phrase(verb)
+    forms = _conjugation(infinitive(base)).imperative
     if addressee == "Sie" or None in forms:         # mögen, wollen: no imperative
         return present(verb, 5)
-    finite, _, prefix = forms[("du", "ihr").index(addressee)].partition(" ")
-    return finite, prefix
+    return _with_words(words, forms[("du", "ihr").index(addressee)])
 
 
 def preterite(verb: str, person: int) -> str:
@@ -137,8 +150,9 @@ def preterite(verb: str, person: int) -> str:
 
 
 def participle(verb: str) -> str:
-    return _conjugation(infinitive(verb)).past_participle
+    words, base = _phrase(verb)
+    return " ".join(w for w in (words, _conjugation(infinitive(base)).past_participle) if w)
 
 
 def auxiliary(verb: str) -> str:
-    return _conjugation(infinitive(verb)).auxiliary
+    return _conjugation(infinitive(_phrase(verb)[1])).auxiliary

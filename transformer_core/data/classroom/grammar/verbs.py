@@ -35,9 +35,11 @@ def en_verb(verb: str, tense: str, subj_person: int, neg: bool, question: bool, 
 
 
 def ko_stem(verb_ko: str, irregular: str, honorific: bool = False) -> tuple[str, str]:
-    """The verb's stem morpheme; for a subject owed respect, the honorific verb where there is one (드시다)."""
-    if honorific and verb_ko in korean.HONORIFIC_VERBS:
-        verb_ko, irregular = korean.HONORIFIC_VERBS[verb_ko], ""
+    """The verb's stem morpheme; for a subject owed respect, the honorific verb where there is one (드시다,
+    저녁을 드시다)."""
+    head, _, last = verb_ko.rpartition(" ")
+    if honorific and last in korean.HONORIFIC_VERBS:
+        verb_ko, irregular = " ".join(w for w in (head, korean.HONORIFIC_VERBS[last]) if w), ""
     return korean.stem(verb_ko, irregular, verb_ko in KO_DESCRIPTIVE)
 
 
