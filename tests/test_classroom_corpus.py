@@ -275,10 +275,11 @@ def test_who_with_is_said_in_all_three_languages_and_aligned():
         if " with " in ex.text("en"):
             found.append(ex)
     assert 100 < len(found) < 1000            # about one clause in eight
-    his_father = [ex for ex in found if ex.text("en") == "I eat bread with his father every night."]
-    assert his_father, "never says 'I eat bread with his father every night.'"
-    assert (his_father[0].text("ko"), his_father[0].text("de")) == (
-        "나는 매일 밤 그의 아버지와 함께 빵을 먹는다.", "Ich esse jede Nacht mit seinem Vater Brot.")
+    his_father = [ex for ex in found if ex.text("en").startswith("I eat bread with his father ")]
+    assert his_father, "never says 'I eat bread with his father' at some time"
+    for ex in his_father:       # the time (매일 밤, jede Nacht) comes first in Korean and German
+        assert ex.text("ko").startswith("나는 ") and ex.text("ko").endswith(" 그의 아버지와 함께 빵을 먹는다.")
+        assert ex.text("de").startswith("Ich esse ") and ex.text("de").endswith(" mit seinem Vater Brot.")
     for ex in found:
         en, ko, de = ex.text("en").split(), ex.text("ko").split(), ex.text("de").split()
         links = {lang: {tuple(map(int, link.split("-"))) for link in ex.align(lang).split()} for lang in ("ko", "de")}
