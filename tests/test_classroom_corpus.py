@@ -420,3 +420,23 @@ def test_asking_for_things_in_all_three_languages(frame, en, ko, de):
             break
     assert found, f"{frame} never says {en!r}"
     assert (found.text("ko"), found.text("de")) == (ko, de)
+
+
+def test_how_often_goes_before_the_english_verb_after_the_german_one():
+    """'We usually eat bread.' -> '우리는 보통 빵을 먹는다.' -> 'Wir essen normalerweise Brot.', aligned, and never
+    beside a time that already says how often ("every day")."""
+    lex = lexicon.load()
+    keep = {"noun:bread", "noun:father", "verb:eat"}
+    lex = lex.without({e.id for e in (*lex.nouns, *lex.verbs, *lex.adjectives) if e.id not in keep})
+    said = []
+    for seed in range(3000):
+        ex = grammar.build("tr.present.pos", random.Random(f"often:{seed}"), lex)
+        en = ex.text("en").split()
+        if "usually" in en:
+            said.append(ex)
+            assert not any(w in en for w in ("every", "once", "twice", "sometimes")), ex.text("en")
+            links = {tuple(map(int, link.split("-"))) for link in ex.align("de").split()}
+            assert (en.index("usually"), ex.text("de").split().index("normalerweise")) in links
+    assert 50 < len(said) < 250         # one statement in about 6.7, one adverb in four
+    we = [ex for ex in said if ex.text("en") == "We usually eat bread."]
+    assert we and (we[0].text("ko"), we[0].text("de")) == ("우리는 보통 빵을 먹는다.", "Wir essen normalerweise Brot.")

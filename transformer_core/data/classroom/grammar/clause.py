@@ -23,6 +23,7 @@ class Clause:
     place_to: bool = False
     time: object | None = None
     companion: NounPhrase | None = None     # "with my father": 아버지와 함께, mit meinem Vater
+    adverb: tuple[str, str, str] | None = None     # how often: ("usually", "보통", "normalerweise")
 
 
 def obj_en(c: Clause, k: str) -> list[Chunk]:
@@ -71,7 +72,8 @@ def en_clause(c: Clause, question: bool, time_first: bool, contract: bool, k: st
     before, after = en_verb(c.verb.en, c.tense, c.subject.en_person, c.neg, question, contract, k)
     place = [chunk(c.place.en_to if c.place_to else c.place.en_at, k + "P")] if c.place else []
     time = [chunk(c.time.en + ("," if time_first else ""), k + "T")] if c.time else []
-    body = [*c.subject.en(k + "S"), *after, *obj_en(c, k), *with_en(c, k), *place]
+    adverb = [chunk(c.adverb[0], k + "ADV")] if c.adverb else []      # before the verb: "I usually eat"
+    body = [*c.subject.en(k + "S"), *adverb, *after, *obj_en(c, k), *with_en(c, k), *place]
     if question:
         body = [*before, *body]
     return [*time, *body] if time_first else [*body, *time]
@@ -96,7 +98,8 @@ def ko_clause(c: Clause, style: str, time_first: bool, k: str = "", connective: 
         verb = [chunk(w, k + ("NEG" if w.startswith("않") else "V")) for w in text.split(" ")]
     else:
         verb = ko_verb(c.verb.ko, c.verb.ko_irr, c.tense, c.neg, style, k, honorific=c.subject.honorific)
-    head = [*time, *subject] if time_first else [*subject, *time]
+    adverb = [chunk(c.adverb[1], k + "ADV")] if c.adverb else []
+    head = [*time, *subject, *adverb] if time_first else [*subject, *adverb, *time]
     companion = [*c.companion.ko(k + "C", "와"), chunk("함께", k + "WITH")] if c.companion else []
     return [*head, *companion, *place, *obj_ko(c, k), *verb]
 
@@ -107,14 +110,15 @@ def de_main(c: Clause, question: bool, time_first: bool, k: str = "", front: lis
     verb = de_verb(c.verb.de, c.verb.de_aux, c.tense, c.subject.de_person)
     subject = c.subject.de(k + "S")
     time = [chunk(c.time.de, k + "T")] if c.time else []
+    adverb = [chunk(c.adverb[2], k + "ADV")] if c.adverb else []      # after the finite verb: "Wir essen oft …"
     companion = with_de(c, k)
     kind, obj = obj_de(c, k)
     place = [("pp", [chunk(c.place.de_to if c.place_to else c.place.de_at, k + "P")])] if c.place else []
     kein = any(w == "kein" or w.startswith("kein") for w, _ in obj)
     neg = c.neg and not kein
     if time_first:
-        return de_clause(time, verb, subject, [("time", companion), (kind, obj), *place], neg, k)
-    mid = [("time", [*time, *companion]), (kind, obj), *place]
+        return de_clause(time, verb, subject, [("time", [*adverb, *companion]), (kind, obj), *place], neg, k)
+    mid = [("time", [*adverb, *time, *companion]), (kind, obj), *place]
     if front:
         return de_clause(front, verb, subject, mid, neg, k)
     return de_clause([] if question else subject, verb, subject if question else [], mid, neg, k)

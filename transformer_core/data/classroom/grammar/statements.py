@@ -9,6 +9,10 @@ from .clause import Clause, de_main, en_clause, ko_clause
 from .gen import Gen, ROLES, STATIVE
 
 COMPANION_P = 0.12      # how often a clause says who with: "I play soccer with my father."
+ADVERB_P = 0.15        # how often a statement or question in the present says how often: "We usually eat at seven."
+ADVERBS = (("usually", "보통", "normalerweise"), ("often", "자주", "oft"), ("always", "항상", "immer"),
+           ("sometimes", "가끔", "manchmal"))
+HABITS = ("every", "once", "twice", "sometimes")    # times that already say how often: not with an adverb
 DWELL_COMPANION_P = 0.4     # "My grandmother lives with my family (in Seoul)."
 DWELLINGS = {"city", "village", "countryside", "farm", "island", "house", "apartment"}  # and every country and city
 HOUSEMATES = {"family", "parent", "mother", "father", "grandmother", "grandfather", "brother", "sister", "son",
@@ -32,7 +36,8 @@ def housemate(g: Gen) -> NounPhrase:
     noun = g.pick([n for n in g.nouns(("person",)) if n.en in HOUSEMATES])
     return NounPhrase(noun, "poss", noun.en == "parent", g.pick(list(PRONOUNS.values())), little=g.little(noun))
 
-def make_clause(g: Gen, frame: str, tense: str, neg: bool, time_p: float = 0.4, time_first: bool = False) -> Clause:
+def make_clause(g: Gen, frame: str, tense: str, neg: bool, time_p: float = 0.4, time_first: bool = False,
+                adverb_p: float = 0.0) -> Clause:
     animal = frame == "intr" and g.chance(0.3)
     verb_frame = {"intr": "intr", "intr_place": "intr", "tr": "tr", "tr_place": "tr", "motion": "motion",
                   "dwell": "dwell"}[frame]
@@ -59,12 +64,17 @@ def make_clause(g: Gen, frame: str, tense: str, neg: bool, time_p: float = 0.4, 
                 place = None        # "My grandmother lives with my family."
     elif not neg and not animal and verb.en not in STATIVE and g.chance(COMPANION_P):
         companion = g.phrase(("person",), dets=("poss", "the"), adjective=0)
-    return Clause(subject, verb, tense, neg, obj, obj2, place, frame == "motion", time, companion)
+    adverb = None
+    if tense == "present" and not neg and frame != "dwell" and verb.en not in STATIVE and g.chance(adverb_p):
+        adverb = g.pick(ADVERBS, used=False)
+        if time and time.en.startswith(HABITS):
+            time = None
+    return Clause(subject, verb, tense, neg, obj, obj2, place, frame == "motion", time, companion, adverb)
 
 
 def statement(frame: str, tense: str, neg: bool, time_first: bool = False):
     def build(g: Gen) -> Example:
-        c = make_clause(g, frame, tense, neg, 1.0 if time_first else 0.4, time_first)
+        c = make_clause(g, frame, tense, neg, 1.0 if time_first else 0.4, time_first, ADVERB_P)
         contract = g.chance(0.5)
         return Example("", en_clause(c, False, time_first, contract), ko_clause(c, "statement", time_first),
                        de_main(c, False, time_first), lemmas=lemmas_of(c))
@@ -73,7 +83,7 @@ def statement(frame: str, tense: str, neg: bool, time_first: bool = False):
 
 def question(frame: str, tense: str):
     def build(g: Gen) -> Example:
-        c = make_clause(g, frame, tense, False, 0.3)
+        c = make_clause(g, frame, tense, False, 0.3, adverb_p=ADVERB_P)
         return Example("", en_clause(c, True, False, False), ko_clause(c, "question", False),
                        de_main(c, True, False), end="?", lemmas=lemmas_of(c))
     return build
