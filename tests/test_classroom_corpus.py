@@ -440,3 +440,16 @@ def test_how_often_goes_before_the_english_verb_after_the_german_one():
     assert 50 < len(said) < 250         # one statement in about 6.7, one adverb in four
     we = [ex for ex in said if ex.text("en") == "We usually eat bread."]
     assert we and (we[0].text("ko"), we[0].text("de")) == ("우리는 보통 빵을 먹는다.", "Wir essen normalerweise Brot.")
+
+
+def test_lets_proposes_in_haeyo_and_lass_uns():
+    lex = lexicon.load()
+    keep = {"noun:soccer", "verb:play", "verb:go", "verb:swim", "place:park"}
+    lex = lex.without({e.id for e in (*lex.nouns, *lex.verbs, *lex.places) if e.id not in keep | {"noun:father"}})
+    said = {}
+    for seed in range(2000):
+        ex = grammar.build("lets", random.Random(f"lets:{seed}"), lex)
+        said[ex.text("en")] = (ex.text("ko"), ex.text("de"))
+    assert said["Let's play soccer!"] == ("축구를 해요!", "Lass uns Fußball spielen!")
+    assert not any(k.startswith("Let's play") and not k.startswith("Let's play soccer") for k in said)  # no article
+    assert said["Let's go to the park."] == ("공원에 가요.", "Lass uns in den Park gehen.")

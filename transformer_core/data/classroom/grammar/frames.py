@@ -10,7 +10,7 @@ from ..sentence import Example
 from .gen import Gen, TENSES
 from .linked import comparative, consequence, reason, so_please, two_clauses
 from .questions import how_many, wh_what, wh_where, where_is
-from .requests import can_i_have, can_you_please, imperative, modal
+from .requests import can_i_have, can_you_please, imperative, lets, modal
 from .statements import be_adjective, be_noun, question, statement, there_is, this_is
 from .textbook import age, birthday, clock, color, distance, favorite, name_is, position, starts_at, weather, weather_verb
 
@@ -55,6 +55,7 @@ def _frames() -> dict[str, Callable[[Gen], Example]]:
             frames[f"{kind}.{'neg' if neg else 'pos'}"] = modal(kind, neg)
         frames[f"q.{kind}"] = modal(kind, False, ask=True)
     frames["can_you_please"] = can_you_please
+    frames["lets"] = lets
     for how in ("ask", "please", "like"):
         frames[f"have.{how}"] = can_i_have(how)
     frames["comparative"] = comparative

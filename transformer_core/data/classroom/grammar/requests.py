@@ -9,7 +9,7 @@ from ..sentence import Example, chunk
 from .clause import Clause, ko_clause, obj_de, obj_en, obj_ko, with_de, with_en
 from .gen import DE_ME, Gen, KO_DESCRIPTIVE, PLEASE_HELP, STATIVE
 from .statements import make_clause, lemmas_of
-from .verbs import DeVerb, de_clause
+from .verbs import DeVerb, de_clause, ko_stem
 
 
 ADDRESSEES = {"du": 5, "ihr": 2, "Sie": 3}      # whom a German request speaks to: a pupil, the class, a stranger
@@ -193,3 +193,25 @@ def can_i_have(how: str):
         de = [chunk("ich", "S"), chunk("hätte", "V"), chunk("gern", "V"), *de_np, *de_please]
         return Example("", en, [*ko_np, chunk("주세요", "V")], de)
     return build
+
+
+def lets(g: Gen) -> Example:
+    """'Let's play soccer after lunch!' -> '점심 식사 후에 축구를 해요!' -> 'Lass uns nach dem Mittagessen Fußball
+    spielen!': a proposal in 해요체, German "lass uns" and the infinitive last."""
+    c = make_clause(g, g.pick(("tr", "tr", "intr", "motion"), used=False), "present", False, 0.3)
+    while c.verb.en in STATIVE:         # not "Let's have cars."
+        c = make_clause(g, g.pick(("tr", "tr", "intr", "motion"), used=False), "present", False, 0.3)
+    c.subject, c.companion = Subject(pronoun=PRONOUNS["we"]), None
+    place = [chunk(c.place.en_to if c.place_to else c.place.en_at, "P")] if c.place else []
+    time = [chunk(c.time.en, "T")] if c.time else []
+    en = [chunk("let's", "S", "MOD"), chunk(c.verb.en, "V"), *obj_en(c, ""), *place, *time]
+    kind_obj, obj = obj_de(c, "")
+    de_place = [("pp", [chunk(c.place.de_to if c.place_to else c.place.de_at, "P")])] if c.place else []
+    mid = [("time", [chunk(c.time.de, "T")] if c.time else []), (kind_obj, obj), *de_place]
+    de = de_clause([], DeVerb("lass", [german.infinitive(c.verb.de)]), [chunk("uns", "S")], mid, False)
+    de = [(t, tags | {"MOD"} if t == "lass" else tags) for t, tags in de]
+    text = korean.predicate(ko_stem(c.verb.ko, c.verb.ko_irr), [("어요", "EF")])
+    ko_time = [chunk(c.time.ko, "T")] if c.time else []
+    ko_place = [chunk(korean.with_particle(c.place.ko, "에" if c.place_to else "에서"), "P")] if c.place else []
+    ko = [*ko_time, *ko_place, *obj_ko(c, ""), *(chunk(w, "V") for w in text.split(" "))]
+    return Example("", en, ko, de, end=g.pick(("!", "."), used=False), lemmas=lemmas_of(c))
