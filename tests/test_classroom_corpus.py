@@ -453,3 +453,17 @@ def test_lets_proposes_in_haeyo_and_lass_uns():
     assert said["Let's play soccer!"] == ("축구를 해요!", "Lass uns Fußball spielen!")
     assert not any(k.startswith("Let's play") and not k.startswith("Let's play soccer") for k in said)  # no article
     assert said["Let's go to the park."] == ("공원에 가요.", "Lass uns in den Park gehen.")
+
+
+def test_how_long_a_way_takes():
+    lex = lexicon.load()
+    lex = lex.without({p.id for p in lex.places if p.en not in ("school", "train station")})
+    said = {}
+    for seed in range(600):
+        for frame in ("takes", "q.takes"):
+            ex = grammar.build(frame, random.Random(f"takes:{seed}"), lex)
+            said[ex.text("en")] = (ex.text("ko"), ex.text("de"))
+    assert said["It takes thirty minutes to walk to school."] == (
+        "학교까지 걸어서 30분 걸린다.", "Zu Fuß dauert es dreißig Minuten bis zur Schule.")
+    assert said["How long does it take to get to the train station by bus?"] == (
+        "기차역까지 버스로 얼마나 걸려요?", "Wie lange dauert es mit dem Bus bis zum Bahnhof?")

@@ -12,7 +12,8 @@ from .linked import comparative, consequence, reason, so_please, two_clauses
 from .questions import how_many, wh_what, wh_where, where_is
 from .requests import can_i_have, can_you_please, imperative, lets, modal
 from .statements import be_adjective, be_noun, question, statement, there_is, this_is
-from .textbook import age, birthday, clock, color, distance, favorite, name_is, position, starts_at, weather, weather_verb
+from .textbook import (age, birthday, clock, color, distance, favorite, name_is, position, starts_at, takes, weather,
+                       weather_verb)
 
 
 def _frames() -> dict[str, Callable[[Gen], Example]]:
@@ -86,6 +87,8 @@ def _frames() -> dict[str, Callable[[Gen], Example]]:
     frames["position.pos"] = position(False)
     frames["position.neg"] = position(True)
     frames["q.position"] = position(False, ask=True)
+    frames["takes"] = takes(False)
+    frames["q.takes"] = takes(True)
     for near in (True, False):
         frames[f"distance.{'near' if near else 'far'}"] = distance(near)
         frames[f"q.distance.{'near' if near else 'far'}"] = distance(near, ask=True)

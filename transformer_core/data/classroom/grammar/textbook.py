@@ -335,6 +335,50 @@ def distance(near: bool, ask: bool = False):
     return build
 
 
+# How long a way takes: (English, Korean, German).
+DURATIONS = (("five minutes", "5분", "fünf Minuten"), ("ten minutes", "10분", "zehn Minuten"),
+             ("fifteen minutes", "15분", "fünfzehn Minuten"), ("twenty minutes", "20분", "zwanzig Minuten"),
+             ("thirty minutes", "30분", "dreißig Minuten"), ("an hour", "한 시간", "eine Stunde"),
+             ("two hours", "두 시간", "zwei Stunden"))
+# How one goes: (the English verb phrase, how, Korean, German).
+MODES = (("get", "by bus", "버스로", "mit dem Bus"), ("get", "by subway", "지하철로", "mit der U-Bahn"),
+         ("get", "by car", "차로", "mit dem Auto"), ("get", "by bike", "자전거로", "mit dem Fahrrad"),
+         ("walk", "", "걸어서", "zu Fuß"), ("get", "", "", ""))
+
+
+def takes(ask: bool):
+    """'It takes thirty minutes to walk to school.' -> '학교까지 걸어서 30분 걸린다.' -> 'Zu Fuß dauert es dreißig
+    Minuten bis zur Schule.'; 'How long does it take to get to the station by bus?' -> '역까지 버스로 얼마나 걸려요?'
+    -> 'Wie lange dauert es mit dem Bus bis zum Bahnhof?'  Places of kind 'town'."""
+    def build(g: Gen) -> Example:
+        place = g.pick([p for p in g.lex.places if p.kind == "town"])
+        verb, how, ko_how, de_how = g.pick(MODES, used=False)
+        en_to = [chunk("to", "L"), chunk(verb, "M"), chunk("to", "L"), *_the(place), *([chunk(how, "M")] if how else [])]
+        de_to = [chunk("bis", "L"), chunk("zum" if place.de_gender in "mn" else "zur", "L"), chunk(place.de, "L.n")]
+        ko_to = [chunk(place.ko + "까지", "L.n", "L"), *([chunk(ko_how, "M")] if ko_how else [])]
+        de_mode = [chunk(de_how, "M")] if de_how else []
+        if ask:
+            en = [chunk("how long", "W"), chunk("does", "V"), chunk("it", "S"), chunk("take", "V"), *en_to]
+            de = [chunk("wie lange", "W"), chunk("dauert", "V"), chunk("es", "S"), *de_mode, *de_to]
+            ko = [*ko_to, chunk("얼마나", "W"), chunk("걸려요", "V")]
+            return Example("", en, ko, de, end="?", lemmas={place.id})
+        en_d, ko_d, de_d = g.pick(DURATIONS, used=False)
+        en = [chunk("it", "S"), chunk("takes", "V"), chunk(en_d, "D"), *en_to]
+        if de_mode:
+            de = [*de_mode, chunk("dauert", "V"), chunk("es", "S"), chunk(de_d, "D"), *de_to]
+        else:
+            de = [chunk("es", "S"), chunk("dauert", "V"), chunk(de_d, "D"), *de_to]
+        ko = [*ko_to, chunk(ko_d, "D"), chunk("걸린다", "V")]
+        return Example("", en, ko, de, lemmas={place.id})
+    return build
+
+
+def _the(place) -> list:
+    """'the station' / 'school': a town place with its article, or without one where English has none."""
+    bare = place.en_to.startswith("to ") and not place.en_to.startswith("to the ")
+    return [chunk(place.en, "L.n")] if bare else [chunk("the", "L.det"), chunk(place.en, "L.n")]
+
+
 def weather_verb(tense: str, neg: bool = False, ask: bool = False):
     """'It is raining now.' -> '지금 비가 오고 있다.' -> 'Es regnet jetzt.'; 'It rained yesterday.' -> '어제 비가 왔다.'
     -> 'Es hat gestern geregnet.'; 'Will it snow tomorrow?' -> '내일 눈이 올 거예요?' -> 'Wird es morgen schneien?'"""
