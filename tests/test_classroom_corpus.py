@@ -467,3 +467,17 @@ def test_how_long_a_way_takes():
         "학교까지 걸어서 30분 걸린다.", "Zu Fuß dauert es dreißig Minuten bis zur Schule.")
     assert said["How long does it take to get to the train station by bus?"] == (
         "기차역까지 버스로 얼마나 걸려요?", "Wie lange dauert es mit dem Bus bis zum Bahnhof?")
+
+
+def test_can_you_please_asks_a_classmate_or_a_stranger():
+    lex = lexicon.load()
+    lex = lex.without({v.id for v in lex.verbs if v.en != "help"})
+    said = {}
+    for seed in range(200):
+        ex = grammar.build("can_you_please", random.Random(f"cyp:{seed}"), lex)
+        said.setdefault(ex.text("en"), set()).add((ex.text("ko"), ex.text("de")))
+    assert said == {
+        "Can you help me, please?": {("저를 도와 줄 수 있어요?", "Kannst du mir bitte helfen?"),
+                                     ("저를 도와 줄 수 있어요?", "Können Sie mir bitte helfen?")},
+        "Could you help me, please?": {("저를 도와 주시겠어요?", "Könntest du mir bitte helfen?"),
+                                       ("저를 도와 주시겠어요?", "Könnten Sie mir bitte helfen?")}}

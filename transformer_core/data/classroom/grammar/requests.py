@@ -116,15 +116,22 @@ def modal(kind: str, neg: bool, ask: bool = False):
 
 
 def can_you_please(g: Gen) -> Example:
-    """'Can you help me, please?' -> '저를 도와줄 수 있어요?' -> 'Können Sie mir bitte helfen?'"""
+    """'Can you help me, please?' -> '저를 도와줄 수 있어요?' -> 'Kannst du mir bitte helfen?' / 'Können Sie …';
+    'Could you …' -> '저를 도와 주시겠어요?' -> 'Könntest du mir bitte helfen?' / 'Könnten Sie …'"""
     verbs = [v for v in g.verbs("tr") if v.en in PLEASE_HELP and not v.de_prep]
     verb = g.pick(verbs)
+    could = g.chance(0.5)
+    sie = g.chance(0.5)             # a stranger (Sie) or a classmate (du)
     me = (DE_ME[verb.de_case] if verb.de_case in DE_ME else "mich")
-    en = [chunk("can", "MOD"), chunk("you", "S"), chunk(verb.en, "V"), chunk("me,", "O"), chunk("please", "PLEASE")]
-    de = [chunk("können", "MOD"), chunk("Sie", "S"), chunk(me, "O"), chunk("bitte", "PLEASE"),
+    en = [chunk("could" if could else "can", "MOD"), chunk("you", "S"), chunk(verb.en, "V"), chunk("me,", "O"),
+          chunk("please", "PLEASE")]
+    modal = {(False, False): "kannst", (False, True): "können", (True, False): "könntest", (True, True): "könnten"}
+    de = [chunk(modal[could, sie], "MOD"), chunk("Sie" if sie else "du", "S"), chunk(me, "O"), chunk("bitte", "PLEASE"),
           chunk(german.infinitive(verb.de), "V")]
     stem = korean.stem(verb.ko, verb.ko_irr, False)
-    text = korean.join([stem, ("어", "EC"), ("주", "VX"), ("을", "ETM"), ("수", "NNB"), ("있", "VA"), ("어요", "EF")])
+    ending = [("시", "EP"), ("겠", "EP"), ("어요", "EF")] if could else \
+        [("을", "ETM"), ("수", "NNB"), ("있", "VA"), ("어요", "EF")]
+    text = korean.join([stem, ("어", "EC"), ("주", "VX"), *ending])
     words = text.split(" ")
     me_ko = korean.with_particle("저", verb.ko_case)
     ko = [chunk(me_ko, "O"), chunk(words[0], "V", "PLEASE"), *(chunk(w, "MOD") for w in words[1:])]
