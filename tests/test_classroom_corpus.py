@@ -481,3 +481,40 @@ def test_can_you_please_asks_a_classmate_or_a_stranger():
                                      ("저를 도와 줄 수 있어요?", "Können Sie mir bitte helfen?")},
         "Could you help me, please?": {("저를 도와 주시겠어요?", "Könntest du mir bitte helfen?"),
                                        ("저를 도와 주시겠어요?", "Könnten Sie mir bitte helfen?")}}
+
+
+# Directions: Korean -세요 (-아/어 주세요 with please), German to du, ihr or Sie.
+DIRECTIONS = [
+    ("directions.turn", "Turn left at the second corner.", "두 번째 모퉁이에서 왼쪽으로 도세요.",
+     {"Bieg an der zweiten Ecke links ab.", "Biegt an der zweiten Ecke links ab.",
+      "Biegen Sie an der zweiten Ecke links ab."}),
+    ("directions.straight", "Please go straight for about five minutes.", "5분 정도 쭉 가 주세요.",
+     {"Geh bitte etwa fünf Minuten geradeaus.", "Geht bitte etwa fünf Minuten geradeaus.",
+      "Gehen Sie bitte etwa fünf Minuten geradeaus."}),
+    ("directions.cross", "Cross the street at the traffic light.", "신호등에서 길을 건너세요.",
+     {"Geh an der Ampel über die Straße.", "Geht an der Ampel über die Straße.",
+      "Gehen Sie an der Ampel über die Straße."}),
+]
+
+
+@pytest.mark.parametrize("frame, en, ko, des", DIRECTIONS, ids=[d[1] for d in DIRECTIONS])
+def test_directions_in_all_three_languages(frame, en, ko, des):
+    lex = lexicon.load()
+    said = set()
+    for seed in range(3000):
+        ex = grammar.build(frame, random.Random(f"dir:{seed}"), lex)
+        if ex.text("en") == en:
+            assert ex.text("ko") == ko
+            said.add(ex.text("de"))
+    assert said == des
+
+
+def test_a_bus_number_is_the_same_figure_in_all_three_languages():
+    lex = lexicon.load()
+    lex = lex.without({p.id for p in lex.places if p.en != "city hall"})
+    for seed in range(200):
+        ex = grammar.build("directions.bus", random.Random(f"bus:{seed}"), lex)
+        n = ex.text("en").split()[3 if ex.text("en").startswith("Take") else 4].rstrip(".")
+        assert f"{n}번 버스를" in ex.text("ko") and f"den Bus Nummer {n}" in ex.text("de")
+        if ex.text("en") == f"Take bus number {n} to the city hall.":
+            assert ex.text("ko") == f"시청까지 {n}번 버스를 타세요."

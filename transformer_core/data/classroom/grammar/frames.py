@@ -7,6 +7,7 @@ import random
 from .. import english
 from ..lexicon import Lexicon
 from ..sentence import Example
+from .directions import directions
 from .gen import Gen, TENSES
 from .linked import comparative, consequence, reason, so_please, two_clauses
 from .questions import how_many, wh_what, wh_where, where_is
@@ -87,6 +88,8 @@ def _frames() -> dict[str, Callable[[Gen], Example]]:
     frames["position.pos"] = position(False)
     frames["position.neg"] = position(True)
     frames["q.position"] = position(False, ask=True)
+    for kind in ("turn", "straight", "cross", "bus", "off"):
+        frames[f"directions.{kind}"] = directions(kind)
     frames["takes"] = takes(False)
     frames["q.takes"] = takes(True)
     for near in (True, False):

@@ -16,13 +16,25 @@ ADDRESSEES = {"du": 5, "ihr": 2, "Sie": 3}      # whom a German request speaks t
 YOUR = {"du": "dein", "ihr": "euer", "Sie": "Ihr"}
 
 
+def addressee(g: Gen) -> str:
+    return g.rng.choices(list(ADDRESSEES), list(ADDRESSEES.values()))[0]
+
+
+def de_request(verb: str, address: str, middle: list) -> list:
+    """A German request: the imperative, "Sie" after it where one speaks to Sie, the middle, the prefix last:
+    de_request('ab|biegen', 'du', [an der Ecke, links]) -> 'bieg an der Ecke links ab'."""
+    finite, prefix = german.imperative(verb, address)
+    sie = [chunk("Sie", "S", "V")] if address == "Sie" else []
+    return [chunk(finite, "V"), *sie, *middle, *([chunk(prefix, "V")] if prefix else [])]
+
+
 def imperative(kind: str):
     """kind: plain ('Open the door.' / '문을 여세요.' / 'Mach die Tür auf.', 'Macht …', 'Machen Sie …'), please,
     dont. German speaks to du, ihr or Sie, and "your" follows: "Öffnet bitte eure Bücher." """
     def build(g: Gen) -> Example:
         frame = g.pick(("tr", "tr", "intr", "motion"), used=False)
         verb = g.pick([v for v in g.verbs(frame) if v.en not in STATIVE])
-        address = g.rng.choices(list(ADDRESSEES), list(ADDRESSEES.values()))[0]
+        address = addressee(g)
         c = Clause(Subject(pronoun=PRONOUNS["you"]), verb, "present", kind == "dont")
         if frame == "tr":
             c.obj = g.phrase(verb.obj, dets=("the", "a", "poss", "this"), adjective=0.2)
@@ -37,7 +49,6 @@ def imperative(kind: str):
         if kind == "dont":
             en_v = [chunk("don't", "NEG"), *en_v]
         en = [*en_v, *obj_en(c, ""), *place]
-        finite, prefix = german.imperative(verb.de, address)
         kind_obj, obj = obj_de(c, "")
         please = [chunk("bitte", "PLEASE")] if kind == "please" else []
         kein = any(w.startswith("kein") for w, _ in obj)        # "Kaufen Sie keinen Apfel.": no nicht as well
@@ -47,8 +58,7 @@ def imperative(kind: str):
             tail = [*please, *nicht, *obj, *de_place]
         else:
             tail = [*please, *obj, *nicht, *de_place]
-        sie = [chunk("Sie", "S", "V")] if address == "Sie" else []
-        de = [chunk(finite, "V"), *sie, *tail, *([chunk(prefix, "V")] if prefix else [])]
+        de = de_request(verb.de, address, tail)
         stem = korean.stem(verb.ko, verb.ko_irr, verb.ko in KO_DESCRIPTIVE)
         endings = {"plain": [("으세요", "EF")], "please": [("어", "EC"), ("주", "VX"), ("세요", "EF")],
                    "dont": [("지", "EC"), ("말", "VX"), ("세요", "EF")]}[kind]
