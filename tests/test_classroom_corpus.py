@@ -518,3 +518,12 @@ def test_a_bus_number_is_the_same_figure_in_all_three_languages():
         assert f"{n}번 버스를" in ex.text("ko") and f"den Bus Nummer {n}" in ex.text("de")
         if ex.text("en") == f"Take bus number {n} to the city hall.":
             assert ex.text("ko") == f"시청까지 {n}번 버스를 타세요."
+
+
+def test_there_is_no_says_kein_and_never_counts():
+    lex = lexicon.load()
+    for seed in range(300):
+        ex = grammar.build("there_is.neg", random.Random(f"no:{seed}"), lex)
+        assert any(w.startswith("kein") for w in ex.text("de").split()), ex.text("de")
+        assert not any(n.en in ex.text("en").split() for n in lex.numbers), ex.text("en")
+        assert ex.text("ko").endswith("없다.")

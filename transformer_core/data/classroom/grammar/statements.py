@@ -186,7 +186,7 @@ def there_is(neg: bool):
     def build(g: Gen) -> Example:
         place = g.pick(g.lex.places)
         np = g.phrase(("food", "drink", "thing", "readable", "clothing", "animal", "person", "vehicle", "furniture"),
-                      dets=("a", "num"), adjective=0.2)
+                      dets=("a", "bare") if neg else ("a", "num"), adjective=0.2)     # no "There are no two apples"
         verb = english.be("present", np.en_person)
         en_v = [chunk(verb, "V"), chunk("no", "NEG")] if neg else [chunk(verb, "V")]
         en_np = [c for c in np.en("O") if not (neg and c[0] in ("a", "an"))]
