@@ -527,3 +527,19 @@ def test_there_is_no_says_kein_and_never_counts():
         assert any(w.startswith("kein") for w in ex.text("de").split()), ex.text("de")
         assert not any(n.en in ex.text("en").split() for n in lex.numbers), ex.text("en")
         assert ex.text("ko").endswith("없다.")
+
+
+def test_prices_temperatures_and_whose():
+    lex = lexicon.load()
+    keep = {"noun:bag", "noun:umbrella"}
+    wares = {n.id for n in lex.nouns if n.cls in ("food", "thing", "readable", "clothing", "instrument", "animal")}
+    lex = lex.without((wares - keep) | {a.id for a in lex.adjectives})
+    said = {}
+    for seed in range(3000):
+        for frame in ("price", "q.price", "temperature", "whose"):
+            ex = grammar.build(frame, random.Random(f"shop:{frame}:{seed}"), lex)
+            said[ex.text("en")] = (ex.text("ko"), ex.text("de"))
+    assert said["How much is this bag?"] == ("이 가방은 얼마예요?", "Wie viel kostet diese Tasche?")
+    assert said["These bags cost twenty euros."] == ("이 가방은 20유로이다.", "Diese Taschen kosten zwanzig Euro.")
+    assert said["It is minus five degrees outside."] == ("밖은 영하 5도이다.", "Draußen sind es minus fünf Grad.")
+    assert said["Whose umbrella is this?"] == ("이것은 누구의 우산이에요?", "Wem gehört dieser Regenschirm?")

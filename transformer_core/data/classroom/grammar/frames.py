@@ -9,6 +9,7 @@ from ..lexicon import Lexicon
 from ..sentence import Example
 from .directions import directions
 from .gen import Gen, TENSES
+from .shopping import price, temperature, whose
 from .linked import comparative, consequence, reason, so_please, two_clauses
 from .questions import how_many, wh_what, wh_where, where_is
 from .requests import can_i_have, can_you_please, imperative, lets, modal
@@ -90,6 +91,10 @@ def _frames() -> dict[str, Callable[[Gen], Example]]:
     frames["q.position"] = position(False, ask=True)
     for kind in ("turn", "straight", "cross", "bus", "off"):
         frames[f"directions.{kind}"] = directions(kind)
+    frames["price"] = price(False)
+    frames["q.price"] = price(True)
+    frames["temperature"] = temperature
+    frames["whose"] = whose
     frames["takes"] = takes(False)
     frames["q.takes"] = takes(True)
     for near in (True, False):
