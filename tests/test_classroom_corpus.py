@@ -543,3 +543,19 @@ def test_prices_temperatures_and_whose():
     assert said["These bags cost twenty euros."] == ("이 가방은 20유로이다.", "Diese Taschen kosten zwanzig Euro.")
     assert said["It is minus five degrees outside."] == ("밖은 영하 5도이다.", "Draußen sind es minus fünf Grad.")
     assert said["Whose umbrella is this?"] == ("이것은 누구의 우산이에요?", "Wem gehört dieser Regenschirm?")
+
+
+def test_liking_to_do_something_is_gern():
+    """'Hannah likes reading books.' -> '한나는 책을 읽는 것을 좋아한다.' -> 'Hannah liest gern Bücher.'"""
+    lex = lexicon.load()
+    keep = {"noun:book", "verb:read", "verb:swim", "noun:father", "name:Hannah"}
+    lex = lex.without({e.id for e in (*lex.nouns, *lex.verbs, *lex.names) if e.id not in keep})
+    said = {}
+    for seed in range(3000):
+        for frame in ("likes_doing.pos", "likes_doing.neg", "q.likes_doing"):
+            ex = grammar.build(frame, random.Random(f"like:{frame}:{seed}"), lex)
+            said[ex.text("en")] = (ex.text("ko"), ex.text("de"))
+    assert said["Hannah likes reading books."] == ("한나는 책을 읽는 것을 좋아한다.", "Hannah liest gern Bücher.")
+    assert said["I don't like swimming."] == ("나는 수영하는 것을 좋아하지 않는다.", "Ich schwimme nicht gern.")
+    assert said["Does your father like reading books?"] == ("너의 아버지는 책을 읽는 것을 좋아하세요?",
+                                                           "Liest dein Vater gern Bücher?")

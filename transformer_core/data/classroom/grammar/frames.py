@@ -14,8 +14,8 @@ from .linked import comparative, consequence, reason, so_please, two_clauses
 from .questions import how_many, wh_what, wh_where, where_is
 from .requests import can_i_have, can_you_please, imperative, lets, modal
 from .statements import be_adjective, be_noun, question, statement, there_is, this_is
-from .textbook import (age, birthday, clock, color, distance, favorite, name_is, position, starts_at, takes, weather,
-                       weather_verb)
+from .textbook import (age, birthday, clock, color, distance, favorite, likes_doing, name_is, position, starts_at,
+                       takes, weather, weather_verb)
 
 
 def _frames() -> dict[str, Callable[[Gen], Example]]:
@@ -95,6 +95,9 @@ def _frames() -> dict[str, Callable[[Gen], Example]]:
     frames["q.price"] = price(True)
     frames["temperature"] = temperature
     frames["whose"] = whose
+    frames["likes_doing.pos"] = likes_doing(False)
+    frames["likes_doing.neg"] = likes_doing(True)
+    frames["q.likes_doing"] = likes_doing(False, ask=True)
     frames["takes"] = takes(False)
     frames["q.takes"] = takes(True)
     for near in (True, False):

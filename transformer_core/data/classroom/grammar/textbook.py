@@ -5,8 +5,10 @@ from __future__ import annotations
 from .. import english, german, korean
 from ..phrases import NounPhrase, PRONOUNS, Pronoun, Subject
 from ..sentence import Example, chunk
-from .gen import Gen
-from .verbs import de_clause, de_verb, en_verb, ko_verb
+from .clause import ko_clause, obj_de, obj_en
+from .gen import Gen, STATIVE
+from .statements import lemmas_of, make_clause
+from .verbs import DeVerb, de_clause, de_verb, en_verb, ko_stem, ko_verb
 
 
 def weather(tense: str, ask: bool = False):
@@ -440,4 +442,40 @@ def favorite(ask: bool):
               chunk(kind_de, "FAV", "K")]
         ko = [*np.ko("S", "은"), chunk(ko_owner, "OWN"), *fav_ko, chunk(korean.copula(kind_ko), "K", "V")]
         return Example("", en, ko, de, lemmas=np.lemmas() | (set() if pronoun else {owner.id}))
+    return build
+
+
+def likes_doing(neg: bool, ask: bool = False):
+    """Hobbies: 'My father likes fishing.' -> '우리 아버지는 낚시하는 것을 좋아하신다.' -> 'Mein Vater angelt gern.';
+    'I don't like reading books.' -> 'Ich lese Bücher nicht gern.'; 'Do you like swimming?' -> 'Schwimmst du gern?'"""
+    def build(g: Gen) -> Example:
+        c = make_clause(g, g.pick(("tr", "intr", "intr_place"), used=False), "present", neg, 0.2)
+        while c.verb.en in STATIVE:
+            c = make_clause(g, g.pick(("tr", "intr", "intr_place"), used=False), "present", neg, 0.2)
+        c.companion, c.obj2 = None, None
+        if c.obj:           # what one likes doing is general: "reading books", "drinking milk"
+            c.obj = NounPhrase(c.obj.noun, "bare", c.obj.noun.countable)
+        before, after = en_verb("like", "present", c.subject.en_person, neg, ask, g.chance(0.5))
+        place = [chunk(c.place.en_at, "P")] if c.place else []
+        time = [chunk(c.time.en, "T")] if c.time else []
+        doing = [chunk(english.verb(c.verb.en, "VBG"), "V", "LIKE")]
+        en = [*c.subject.en("S"), *after, *doing, *obj_en(c, ""), *place, *time]
+        if ask:
+            en = [*before, *en]
+        finite, prefix = german.present(c.verb.de, c.subject.de_person)
+        c.neg = False           # "nicht gern Bücher", not "keine Bücher gern"
+        kind, obj = obj_de(c, "")
+        c.neg = neg
+        de_place = [("pp", [chunk(c.place.de_at, "P")])] if c.place else []
+        gern = [*([chunk("nicht", "NEG")] if neg else []), chunk("gern", "LIKE")]
+        mid = [("time", [*([chunk(c.time.de, "T")] if c.time else []), *gern]), (kind, obj), *de_place]
+        verb = DeVerb(finite, [prefix] if prefix else [])
+        de = de_clause([] if ask else c.subject.de("S"), verb, c.subject.de("S") if ask else [], mid, False)
+        doing_ko = korean.predicate(ko_stem(c.verb.ko, c.verb.ko_irr), [("는", "ETM")])
+        like = ko_verb("좋아하다", "", "present", neg, "question" if ask else "statement",
+                       honorific=c.subject.honorific)
+        like = [(w, tags | {"LIKE"}) for w, tags in like]
+        ko = ko_clause(c, "question" if ask else "statement", False,
+                       predicate=[*(chunk(w, "V") for w in doing_ko.split(" ")), chunk("것을", "V"), *like])
+        return Example("", en, ko, de, end="?" if ask else ".", lemmas=lemmas_of(c))
     return build
