@@ -148,10 +148,11 @@ def consequence(cause: str, tense: str):
 def so_please(cause: str):
     """A request that follows from the weather: 'It is cold, so please close the window.' -> '추우니까 창문을
     닫아 주세요.' -> 'Es ist kalt, also schließen Sie bitte das Fenster.'  Korean asks with -(으)니까, since
-    -아서/-어서 never comes before a request."""
+    -아서/-어서 never comes before a request.  One in three asks without please: 'It is raining, so take an
+    umbrella.' -> '비가 오니까 우산을 가져가세요.'"""
     def build(g: Gen) -> Example:
         en_first, de_first, ko_first = _cause(g, cause, "present", "으니까")
-        request = imperative("please")(g)
+        request = imperative("plain" if g.chance(1 / 3) else "please")(g)
         return Example("", [*en_first, chunk("so", "CONJ"), *request.en], [*ko_first, *request.ko],
                        [*de_first, chunk("also", "CONJ"), *request.de], lemmas=request.lemmas)
     return build
