@@ -576,3 +576,32 @@ def test_so_asks_with_or_without_please():
         said.setdefault(ex.text("en"), set()).add(ex.text("ko"))
     assert said["It is raining, so take the umbrella."] == {"비가 오니까 우산을 가져가세요."}
     assert said["It is raining, so please take the umbrella."] == {"비가 오니까 우산을 가져가 주세요."}
+
+
+def test_requests_speak_politely_and_sports_take_no_article():
+    """'Eat the apple.' -> '사과를 드세요.' (the honorific verb before -세요, one 시), 'your' is dropped before a
+    polite request, and 'Don't play tennis.' has no article in any language."""
+    lex = lexicon.load()
+    keep = {"verb:eat", "verb:play", "noun:apple", "noun:tennis"}
+    lex = lex.without({e.id for e in (*lex.nouns, *lex.verbs) if e.id not in keep and e.id != "noun:father"})
+    said = {}
+    for seed in range(3000):
+        for frame in ("imperative.plain", "imperative.dont"):
+            try:
+                ex = grammar.build(frame, random.Random(f"req:{frame}:{seed}"), lex)
+            except IndexError:      # an intransitive or motion request: none left in this lexicon
+                continue
+            said.setdefault(ex.text("en"), set()).add((ex.text("ko"), ex.text("de")))
+    assert {ko for ko, _ in said["Eat the apple."]} == {"사과를 드세요."}
+    assert {ko for ko, _ in said["Eat your apple."]} == {"사과를 드세요."}
+    assert said["Don't play tennis."] == {("테니스를 하지 마세요.", "Spiel kein Tennis."),
+                                          ("테니스를 하지 마세요.", "Spielt kein Tennis."),
+                                          ("테니스를 하지 마세요.", "Spielen Sie kein Tennis.")}
+    assert not any("the tennis" in en or "your tennis" in en for en in said)
+
+
+def test_grandma_and_grandpa_are_spoken_of_with_honorifics():
+    lex = lexicon.load()
+    grandma = NounPhrase(lemma(lex.nouns, "grandma"), "poss", owner=PRONOUNS["I"])
+    c = Clause(Subject(phrase=grandma), lemma(lex.verbs, "live"), "present", place=lemma(lex.places, "Seoul"))
+    assert ko_clause(c, "question", False)[-1][0] == "사세요"

@@ -16,7 +16,7 @@ COUNTERS = {"person": "명", "animal": "마리", "readable": "권", "clothing": 
 # shoes 켤레, and hats, scarves, words and questions 개.
 NOUN_COUNTERS = {
     **dict.fromkeys(("편지", "이메일"), "통"),
-    **dict.fromkeys(("지도", "카드", "엽서", "학습지", "시간표", "초대장", "메모", "달력"), "장"),
+    **dict.fromkeys(("지도", "카드", "엽서", "학습지", "시간표", "초대장", "메모", "달력", "담요"), "장"),
     "신문": "부",
     **dict.fromkeys(("이야기", "시", "동화"), "편"),
     **dict.fromkeys(("단어", "문장", "질문", "대답", "숙제", "메뉴", "보고서"), "개"),
@@ -25,8 +25,8 @@ NOUN_COUNTERS = {
 }
 # People a Korean sentence speaks of with respect: the verb takes -(으)시- (우리 어머니는 일하신다), "my" is
 # 우리 (우리 할머니), and 부모 is 부모님.
-ELDERS = {"mother", "father", "mom", "dad", "parent", "grandmother", "grandfather", "uncle", "aunt", "teacher",
-          "principal"}
+ELDERS = {"mother", "father", "mom", "dad", "parent", "grandmother", "grandfather", "grandma", "grandpa", "uncle",
+          "aunt", "teacher", "principal"}
 HONORIFIC_NOUNS = {"부모": "부모님"}
 OURS = ELDERS | {"family"}          # "my family" is 우리 가족 too
 YOUNGER = {"brother", "sister"}     # 남동생, 여동생: "my little brother" -> "mein kleiner Bruder"

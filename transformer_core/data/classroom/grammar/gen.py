@@ -22,6 +22,7 @@ ROLES = {"student", "teacher", "doctor", "nurse", "cook", "farmer", "police offi
 
 DE_ME = {"acc": "mich", "dat": "mir"}
 
+BARE = {"sport", "subject"}     # "play soccer", "study history": never an article, an owner or an adjective
 LITTLE_P = 0.5        # how often 남동생 is "little brother" rather than "brother"
 
 CORE_WEIGHT = 8       # how much more often a core word is drawn than another of its kind
@@ -63,7 +64,7 @@ class Gen:
         mass_ok = any(d in ("the", "bare", "poss") for d in dets)
         noun = self.pick([n for n in self.nouns(classes) if n.countable or mass_ok])
         dets = [d for d in dets if noun.countable or d in ("the", "bare", "poss")]
-        det = self.pick(dets)
+        det = "bare" if noun.cls in BARE else self.pick(dets)
         is_plural = noun.countable and (det in ("bare", "num") or (det in ("the", "poss", "this") and
                                                                    (plural if plural is not None else self.chance(0.3))))
         owner = number = adj = None
@@ -71,7 +72,7 @@ class Gen:
             owner = self.pick(list(PRONOUNS.values()) + list(self.lex.names))
         if det == "num":
             number = self.pick([n for n in self.lex.numbers if n.n > 1])
-        if self.chance(adjective):
+        if self.chance(adjective) and noun.cls not in BARE:
             adj = self.adjective_for(noun.cls)
         return NounPhrase(noun, det, is_plural, owner, adj, number, self.little(noun) and not adj)
 

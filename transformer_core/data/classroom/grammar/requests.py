@@ -38,8 +38,8 @@ def imperative(kind: str):
         c = Clause(Subject(pronoun=PRONOUNS["you"]), verb, "present", kind == "dont")
         if frame == "tr":
             c.obj = g.phrase(verb.obj, dets=("the", "a", "poss", "this"), adjective=0.2)
-            if c.obj.owner is PRONOUNS["you"]:
-                c.obj = replace(c.obj, owner=replace(PRONOUNS["you"], de_poss=YOUR[address]))
+            if c.obj.owner is PRONOUNS["you"]:     # Korean drops 너의 before a polite -세요
+                c.obj = replace(c.obj, owner=replace(PRONOUNS["you"], de_poss=YOUR[address], ko_poss=""))
         if frame == "motion":
             c.place, c.place_to = g.pick(g.lex.places), True
         place = [chunk(c.place.en_to, "P")] if c.place else []
@@ -62,7 +62,11 @@ def imperative(kind: str):
         stem = korean.stem(verb.ko, verb.ko_irr, verb.ko in KO_DESCRIPTIVE)
         endings = {"plain": [("으세요", "EF")], "please": [("어", "EC"), ("주", "VX"), ("세요", "EF")],
                    "dont": [("지", "EC"), ("말", "VX"), ("세요", "EF")]}[kind]
-        words = korean.predicate(stem, endings).split(" ")
+        text = korean.predicate(stem, endings)
+        honoured = ko_stem(verb.ko, verb.ko_irr, honorific=True)[0]
+        if kind == "plain" and honoured.endswith("시"):     # 드세요, 주무세요: -세요 after the honorific verb's 시
+            text = honoured[:-1] + "세요"
+        words = text.split(" ")
         tags = {"please": ("V", "PLEASE"), "dont": ("NEG",)}
         ko_v = [chunk(words[0], "V")] + [chunk(w, *tags.get(kind, ("V",))) for w in words[1:]]
         ko_place = [chunk(korean.with_particle(c.place.ko, "에"), "P")] if c.place else []

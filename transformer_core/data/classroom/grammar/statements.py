@@ -49,8 +49,6 @@ def make_clause(g: Gen, frame: str, tense: str, neg: bool, time_p: float = 0.4, 
         generic = verb.en in ("like", "love", "hate")
         dets = ("bare",) if generic and g.chance(0.7) else ("a", "the", "bare", "poss", "this") + ("num",) * (not neg)
         obj = g.phrase(verb.obj, dets=dets)
-        if obj.noun.cls in ("sport", "subject"):        # "play soccer", "study math": no article, no owner
-            obj = NounPhrase(obj.noun, "bare")
         if obj.det == "bare" and g.chance(0.15):
             obj2 = g.phrase(verb.obj, dets=("bare",), adjective=0)
             if obj2.noun == obj.noun:
