@@ -605,3 +605,32 @@ def test_grandma_and_grandpa_are_spoken_of_with_honorifics():
     grandma = NounPhrase(lemma(lex.nouns, "grandma"), "poss", owner=PRONOUNS["I"])
     c = Clause(Subject(phrase=grandma), lemma(lex.verbs, "live"), "present", place=lemma(lex.places, "Seoul"))
     assert ko_clause(c, "question", False)[-1][0] == "사세요"
+
+
+def test_a_sentence_that_starts_with_its_time_always_has_one():
+    """German V2 needs the fronted time: never 'Kommt er immer in die Bibliothek.' for a statement."""
+    lex = lexicon.load()
+    for seed in range(1500):
+        for frame in ("tf.motion.present.pos", "tf.tr.present.pos", "tf.intr.present.pos"):
+            ex = grammar.build(frame, random.Random(f"tf:{frame}:{seed}"), lex)
+            assert "," in ex.text("en"), ex.text("en")        # "On Sundays, he always comes …"
+            assert ex.text("de").split()[0] not in {"Kommt", "Isst", "Spielt", "Geht"}, ex.text("de")
+
+
+def test_another_persons_wish_is_sipeohada():
+    """-고 싶다 for the speaker (and the listener, asked); -고 싶어하다 for anyone else, with honorifics."""
+    lex = lexicon.load()
+    keep = {"verb:go", "place:park", "noun:mother", "name:Minsu"}
+    lex = lex.without({e.id for e in (*lex.verbs, *lex.places, *lex.nouns, *lex.names) if e.id not in keep})
+    said = {}
+    for seed in range(3000):
+        for frame in ("want.pos", "q.want"):
+            try:
+                ex = grammar.build(frame, random.Random(f"want:{frame}:{seed}"), lex)
+            except IndexError:
+                continue
+            said[ex.text("en")] = ex.text("ko")
+    assert said["I want to go to the park."] == "나는 공원에 가고 싶다."
+    assert said["Minsu wants to go to the park."] == "민수는 공원에 가고 싶어한다."
+    assert said["Do you want to go to the park?"] == "공원에 가고 싶어요?"
+    assert said["Does your mother want to go to the park?"] == "너의 어머니는 공원에 가고 싶어하세요?"

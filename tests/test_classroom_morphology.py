@@ -127,6 +127,8 @@ KOREAN_HONORIFIC = [
     ((("가", "VV"), korean.STATEMENT["future"], True), "가시지 않을 것이다"),
     ((("가져오", "VV"), [("고", "EC")], False), "가져오시고"),                   # a connective 고 is not progressive
 ]
+KOREAN_QUESTIONS = [("마시다", False, "마셔요"), ("마시다", True, "드세요"), ("가르치다", True, "가르치세요"),
+                    ("가다", True, "가세요"), ("기다리다", False, "기다려요")]      # 마셔요 is not an honorific 마세요
 KOREAN_HONORIFIC_VERBS = [("먹다", "present", "드신다"), ("저녁을 먹다", "past", "저녁을 드셨다"),    # a phrase's last word
                           ("자러 가다", "present", "자러 가신다")]
 
@@ -135,6 +137,11 @@ KOREAN_HONORIFIC_VERBS = [("먹다", "present", "드신다"), ("저녁을 먹다
 def test_korean_honorific_predicates(args, expected):
     stem, endings, negative = args
     assert korean.predicate(stem, endings, negative=negative, honorific=True) == expected
+
+
+@pytest.mark.parametrize("verb, honorific, expected", KOREAN_QUESTIONS)
+def test_korean_present_questions(verb, honorific, expected):
+    assert ko_verb(verb, "", "present", False, "question", honorific=honorific)[0][0] == expected
 
 
 @pytest.mark.parametrize("verb, tense, expected", KOREAN_HONORIFIC_VERBS)

@@ -90,7 +90,9 @@ def predicate(stem_morph: tuple[str, str], endings: list[tuple[str, str]], negat
         text = join([*stem, *NEGATION, *_plain(endings, adjective)])
     else:
         text = join([*stem, *_plain(endings, adjective)])
-    return text[:-2] + "세요" if text.endswith("셔요") else text      # kiwi's 가셔요: the standard is 가세요
+    if honorific and text.endswith("셔요"):      # kiwi's 가셔요: the standard is 가세요 (but 마셔요 stays)
+        return text[:-2] + "세요"
+    return text
 
 
 def _plain(endings: list[tuple[str, str]], adjective: bool) -> list[tuple[str, str]]:

@@ -79,8 +79,9 @@ def modal(kind: str, neg: bool, ask: bool = False):
     """kind 'can': 'I can read a book.' -> '나는 책을 읽을 수 있다.' -> 'Ich kann ein Buch lesen.';
     kind 'want': 'I want to eat an apple.' -> '나는 사과를 먹고 싶다.' -> 'Ich will einen Apfel essen.'"""
     def build(g: Gen) -> Example:
-        frame = g.pick(("tr", "tr", "intr", "motion"), used=False)
-        c = make_clause(g, frame, "present", neg, 0.3)
+        c = make_clause(g, g.pick(("tr", "tr", "intr", "motion"), used=False), "present", neg, 0.3)
+        while c.verb.en in STATIVE:         # not "I want to have cars" (있고 싶다)
+            c = make_clause(g, g.pick(("tr", "tr", "intr", "motion"), used=False), "present", neg, 0.3)
         person = c.subject.en_person
         if kind == "can":
             word = "can't" if neg and g.chance(0.5) else "cannot" if neg else "can"
@@ -118,9 +119,13 @@ def modal(kind: str, neg: bool, ask: bool = False):
         last = "어요" if ask else "다"
         if kind == "can":
             text = korean.join([stem, ("을", "ETM"), ("수", "NNB"), ("없" if neg else "있", "VA"), (last, "EF")])
-        else:
+        elif c.subject.pronoun in ((PRONOUNS["you"],) if ask else (PRONOUNS["I"], PRONOUNS["we"])):
             more = [("지", "EC"), ("않", "VX")] if neg else []
             text = korean.join([stem, ("고", "EC"), ("싶", "VX"), *more, (last, "EF")])
+        else:       # another's wish is seen from outside: 가고 싶어한다, 가고 싶어하세요?
+            endings = (korean.QUESTION if ask else korean.STATEMENT)["present"]
+            text = korean.join([stem, ("고", "EC")]) + " " + korean.predicate(
+                ("싶어하", "VV"), endings, negative=neg, honorific=c.subject.honorific)
         words = text.split(" ")
         ko_v = [chunk(words[0], "V")] + [chunk(w, "MOD", *(("NEG",) if w.startswith(("않", "없")) else ()))
                                          for w in words[1:]]

@@ -67,8 +67,8 @@ def make_clause(g: Gen, frame: str, tense: str, neg: bool, time_p: float = 0.4, 
     adverb = None
     if tense == "present" and not neg and frame != "dwell" and verb.en not in STATIVE and g.chance(adverb_p):
         adverb = g.pick(ADVERBS, used=False)
-        if time and time.en.startswith(HABITS):
-            time = None
+        if time and time.en.startswith(HABITS):     # not both; a sentence that starts with its time keeps it
+            adverb, time = (None, time) if time_first else (adverb, None)
     return Clause(subject, verb, tense, neg, obj, obj2, place, frame == "motion", time, companion, adverb)
 
 
