@@ -200,7 +200,7 @@ TEXTBOOK = [
     ("weather.present", None, "It is cold every day.", "매일 춥다.", "Es ist jeden Tag kalt."),
     ("birthday", None, "Today is my birthday.", "오늘은 내 생일이다.", "Heute ist mein Geburtstag."),
     ("birthday", None, "Yesterday was Minsu's birthday.", "어제는 민수의 생일이었다.", "Gestern war Minsus Geburtstag."),
-    ("q.birthday", None, "Is today your birthday?", "오늘이 너의 생일이에요?", "Ist heute dein Geburtstag?"),
+    ("q.birthday", None, "Is today your birthday?", "오늘이 생일이에요?", "Ist heute dein Geburtstag?"),
     ("favorite", ("apple",), "Apples are my favorite food.", "사과는 내가 가장 좋아하는 음식이다.",
      "Äpfel sind mein Lieblingsessen."),
     ("favorite", ("music",), "Music is Minsu's favorite subject.", "음악은 민수가 가장 좋아하는 과목이다.",
@@ -298,7 +298,7 @@ DWELL = [
     ("dwell.past.neg", {"place:Busan"}, "Minsu didn't live in Busan last year.",
      "민수는 작년에 부산에 살지 않았다.", "Minsu hat letztes Jahr nicht in Busan gewohnt."),
     ("wh_where.dwell.present", {"place:Seoul"}, "Where does your uncle live?",
-     "너의 삼촌은 어디에 사세요?", "Wo wohnt dein Onkel?"),
+     "삼촌은 어디에 사세요?", "Wo wohnt dein Onkel?"),
 ]
 
 
@@ -558,7 +558,7 @@ def test_liking_to_do_something_is_gern():
             said[ex.text("en")] = (ex.text("ko"), ex.text("de"))
     assert said["Hannah likes reading books."] == ("한나는 책을 읽는 것을 좋아한다.", "Hannah liest gern Bücher.")
     assert said["I don't like swimming."] == ("나는 수영하는 것을 좋아하지 않는다.", "Ich schwimme nicht gern.")
-    assert said["Does your father like reading books?"] == ("너의 아버지는 책을 읽는 것을 좋아하세요?",
+    assert said["Does your father like reading books?"] == ("아버지는 책을 읽는 것을 좋아하세요?",
                                                            "Liest dein Vater gern Bücher?")
 
 
@@ -633,4 +633,17 @@ def test_another_persons_wish_is_sipeohada():
     assert said["I want to go to the park."] == "나는 공원에 가고 싶다."
     assert said["Minsu wants to go to the park."] == "민수는 공원에 가고 싶어한다."
     assert said["Do you want to go to the park?"] == "공원에 가고 싶어요?"
-    assert said["Does your mother want to go to the park?"] == "너의 어머니는 공원에 가고 싶어하세요?"
+    assert said["Does your mother want to go to the park?"] == "어머니는 공원에 가고 싶어하세요?"
+
+
+def test_a_polite_question_never_says_the_casual_neoui():
+    lex = lexicon.load()
+    asked = 0
+    for seed in range(40):
+        for frame in (f for f in grammar.FRAMES if f.startswith("q.")):
+            ex = grammar.build(frame, random.Random(f"neo:{seed}"), lex)
+            asked += " your " in f" {ex.text('en')} "
+            assert "너의" not in ex.text("ko"), ex.text("ko")
+            assert all(a < len(ex.side("en")) and b < len(ex.side("ko"))
+                       for a, b in (map(int, link.split("-")) for link in ex.align("ko").split()))
+    assert asked > 50

@@ -120,6 +120,8 @@ def build(name: str, rng: random.Random, lex: Lexicon) -> Example:
     example = FRAMES[name](g)
     example.frame = name
     example.lemmas |= g.lemmas
+    if example.end == "?":          # a polite 해요체 question leaves out the casual 너의: "생일이 언제예요?"
+        example.ko = [c for c in example.ko if c[0] != "너의"]
     if rng.random() < BRITISH_P:
         example.en = [(english.british(text), tags) for text, tags in example.en]
     return example
