@@ -17,6 +17,23 @@ def lemma(items, en):
     return next(item for item in items if item.en == en)
 
 
+def eating_bread(salt, seeds):
+    """tr.present.pos examples over seeds when the only nouns are bread and father, the only verb eat."""
+    lex = lexicon.load()
+    keep = {"noun:bread", "noun:father", "verb:eat"}
+    lex = lex.without({e.id for e in (*lex.nouns, *lex.verbs, *lex.adjectives) if e.id not in keep})
+    return [grammar.build("tr.present.pos", random.Random(f"{salt}:{seed}"), lex) for seed in range(seeds)]
+
+
+def first_saying(frame, en, lex, salt, seeds):
+    """The first example of the frame, over seeds "salt:0", "salt:1", …, whose English is en."""
+    for seed in range(seeds):
+        ex = grammar.build(frame, random.Random(f"{salt}:{seed}"), lex)
+        if ex.text("en") == en:
+            return ex
+    raise AssertionError(f"{frame} never says {en!r}")
+
+
 def test_the_lectures_sentence_in_all_three_languages():
     lex = lexicon.load()
     apples = NounPhrase(lemma(lex.nouns, "apple"), "bare", plural=True)
@@ -267,14 +284,7 @@ def test_so_puts_the_cause_first_in_all_three_languages(frame, words, en, ko, de
 
 def test_who_with_is_said_in_all_three_languages_and_aligned():
     """'with his father': 그의 아버지와 함께 before the object, 'mit seinem Vater' (dative) after the time."""
-    lex = lexicon.load()
-    keep = {"noun:bread", "noun:father", "verb:eat"}
-    lex = lex.without({e.id for e in (*lex.nouns, *lex.verbs, *lex.adjectives) if e.id not in keep})
-    found = []
-    for seed in range(4000):
-        ex = grammar.build("tr.present.pos", random.Random(f"with:{seed}"), lex)
-        if " with " in ex.text("en"):
-            found.append(ex)
+    found = [ex for ex in eating_bread("with", 4000) if " with " in ex.text("en")]
     assert 100 < len(found) < 1000            # about one clause in eight
     his_father = [ex for ex in found if ex.text("en").startswith("I eat bread with his father ")]
     assert his_father, "never says 'I eat bread with his father' at some time"
@@ -307,13 +317,7 @@ def test_where_people_live_in_all_three_languages(frame, places, en, ko, de):
     lex = lexicon.load()
     keep = places | {"verb:live", "noun:grandmother", "noun:family", "noun:uncle", "name:Minsu"}
     lex = lex.without({e.id for e in (*lex.places, *lex.verbs, *lex.nouns, *lex.names) if e.id not in keep})
-    found = None
-    for seed in range(20000):
-        ex = grammar.build(frame, random.Random(f"dwell:{seed}"), lex)
-        if ex.text("en") == en:
-            found = ex
-            break
-    assert found, f"{frame} never says {en!r}"
+    found = first_saying(frame, en, lex, "dwell", 20000)
     assert (found.text("ko"), found.text("de")) == (ko, de)
 
 
@@ -413,25 +417,15 @@ def test_asking_for_things_in_all_three_languages(frame, en, ko, de):
     lex = lexicon.load()
     keep = {"noun:water", "noun:bill", "noun:tea", "noun:rice"}
     lex = lex.without({e.id for e in lex.nouns if e.cls in ("food", "drink", "thing", "readable") and e.id not in keep})
-    found = None
-    for seed in range(5000):
-        ex = grammar.build(frame, random.Random(f"have:{seed}"), lex)
-        if ex.text("en") == en:
-            found = ex
-            break
-    assert found, f"{frame} never says {en!r}"
+    found = first_saying(frame, en, lex, "have", 5000)
     assert (found.text("ko"), found.text("de")) == (ko, de)
 
 
 def test_how_often_goes_before_the_english_verb_after_the_german_one():
     """'We usually eat bread.' -> '우리는 보통 빵을 먹는다.' -> 'Wir essen normalerweise Brot.', aligned, and never
     beside a time that already says how often ("every day")."""
-    lex = lexicon.load()
-    keep = {"noun:bread", "noun:father", "verb:eat"}
-    lex = lex.without({e.id for e in (*lex.nouns, *lex.verbs, *lex.adjectives) if e.id not in keep})
     said = []
-    for seed in range(3000):
-        ex = grammar.build("tr.present.pos", random.Random(f"often:{seed}"), lex)
+    for ex in eating_bread("often", 3000):
         en = ex.text("en").split()
         if "usually" in en:
             said.append(ex)
