@@ -8,7 +8,7 @@ from ..phrases import PRONOUNS, Subject
 from ..sentence import Example, chunk
 from .clause import Clause, ko_clause, obj_de, obj_en, obj_ko, with_de, with_en
 from .gen import DE_ME, Gen, KO_DESCRIPTIVE, PLEASE_HELP, STATIVE
-from .statements import make_clause, lemmas_of
+from .statements import active_clause, lemmas_of
 from .verbs import DeVerb, de_clause, ko_stem
 
 
@@ -79,9 +79,7 @@ def modal(kind: str, neg: bool, ask: bool = False):
     """kind 'can': 'I can read a book.' -> '나는 책을 읽을 수 있다.' -> 'Ich kann ein Buch lesen.';
     kind 'want': 'I want to eat an apple.' -> '나는 사과를 먹고 싶다.' -> 'Ich will einen Apfel essen.'"""
     def build(g: Gen) -> Example:
-        c = make_clause(g, g.pick(("tr", "tr", "intr", "motion"), used=False), "present", neg, 0.3)
-        while c.verb.en in STATIVE:         # not "I want to have cars" (있고 싶다)
-            c = make_clause(g, g.pick(("tr", "tr", "intr", "motion"), used=False), "present", neg, 0.3)
+        c = active_clause(g, ("tr", "tr", "intr", "motion"), neg, 0.3)      # not "I want to have cars" (있고 싶다)
         person = c.subject.en_person
         if kind == "can":
             word = "can't" if neg and g.chance(0.5) else "cannot" if neg else "can"
@@ -190,6 +188,12 @@ def _measured(g: Gen):
     return [*en_m, chunk("of", "O.num"), chunk(noun.en, "O.n")], ko, [*de_m, chunk(noun.de, "O.n")], False
 
 
+def _comma(chunks: list) -> list:
+    """The same chunks with a comma after the last word: before "please" / "bitte"."""
+    text, tags = chunks[-1]
+    return [*chunks[:-1], (text + ",", tags)]
+
+
 def can_i_have(how: str):
     """Ordering and asking for things: how 'ask': 'Can I have a glass of water, please?' -> '물 한 잔 주시겠어요?' ->
     'Kann ich bitte ein Glas Wasser haben?'; 'please': 'The bill, please.' -> '계산서 주세요.' -> 'Die Rechnung,
@@ -201,21 +205,18 @@ def can_i_have(how: str):
         de_please = [chunk("bitte", "PLEASE")] if please else []
         if how == "ask":
             en_mod, en_s, de_mod, de_s = ASK[g.pick(sorted(ASK), used=False)]
-            en = [chunk(en_mod, "MOD"), chunk(en_s, "S"), chunk("have", "V"), *en_np]
-            if please:
-                en = [*en[:-1], (en[-1][0] + ",", en[-1][1]), *en_please]
+            en = [chunk(en_mod, "MOD"), chunk(en_s, "S"), chunk("have", "V"), *(_comma(en_np) if please else en_np),
+                  *en_please]
             de = [chunk(de_mod, "MOD"), chunk(de_s, "S"), *de_please, *de_np, chunk("haben", "V")]
             ko_some = [chunk("좀", "PLEASE")] if some else []
             return Example("", en, [*ko_np, *ko_some, chunk("주시겠어요", "V", "MOD")], de, end="?")
         if how == "please":
-            en = [*en_np[:-1], (en_np[-1][0] + ",", en_np[-1][1]), chunk("please", "PLEASE")]
-            de = [*de_np[:-1], (de_np[-1][0] + ",", de_np[-1][1]), chunk("bitte", "PLEASE")]
+            en = [*_comma(en_np), chunk("please", "PLEASE")]
+            de = [*_comma(de_np), chunk("bitte", "PLEASE")]
             return Example("", en, [*ko_np, chunk("주세요", "V", "PLEASE")], de)
-        en = [chunk("I", "S"), chunk("would", "V"), chunk("like", "V"), *en_np]
         if please:
-            en = [*en[:-1], (en[-1][0] + ",", en[-1][1]), *en_please]
-        if please:
-            de_np = [*de_np[:-1], (de_np[-1][0] + ",", de_np[-1][1])]
+            en_np, de_np = _comma(en_np), _comma(de_np)
+        en = [chunk("I", "S"), chunk("would", "V"), chunk("like", "V"), *en_np, *en_please]
         de = [chunk("ich", "S"), chunk("hätte", "V"), chunk("gern", "V"), *de_np, *de_please]
         return Example("", en, [*ko_np, chunk("주세요", "V")], de)
     return build
@@ -224,9 +225,7 @@ def can_i_have(how: str):
 def lets(g: Gen) -> Example:
     """'Let's play soccer after lunch!' -> '점심 식사 후에 축구를 해요!' -> 'Lass uns nach dem Mittagessen Fußball
     spielen!': a proposal in 해요체, German "lass uns" and the infinitive last."""
-    c = make_clause(g, g.pick(("tr", "tr", "intr", "motion"), used=False), "present", False, 0.3)
-    while c.verb.en in STATIVE:         # not "Let's have cars."
-        c = make_clause(g, g.pick(("tr", "tr", "intr", "motion"), used=False), "present", False, 0.3)
+    c = active_clause(g, ("tr", "tr", "intr", "motion"), False, 0.3)      # not "Let's have cars."
     c.subject, c.companion = Subject(pronoun=PRONOUNS["we"]), None
     place = [chunk(c.place.en_to if c.place_to else c.place.en_at, "P")] if c.place else []
     time = [chunk(c.time.en, "T")] if c.time else []

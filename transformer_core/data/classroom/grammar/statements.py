@@ -72,6 +72,14 @@ def make_clause(g: Gen, frame: str, tense: str, neg: bool, time_p: float = 0.4, 
     return Clause(subject, verb, tense, neg, obj, obj2, place, frame == "motion", time, companion, adverb)
 
 
+def active_clause(g: Gen, frames: tuple[str, ...], neg: bool, time_p: float) -> Clause:
+    """A present clause of one of the frames whose verb is an action, not a state ("have", "like")."""
+    c = make_clause(g, g.pick(frames, used=False), "present", neg, time_p)
+    while c.verb.en in STATIVE:
+        c = make_clause(g, g.pick(frames, used=False), "present", neg, time_p)
+    return c
+
+
 def statement(frame: str, tense: str, neg: bool, time_first: bool = False):
     def build(g: Gen) -> Example:
         c = make_clause(g, frame, tense, neg, 1.0 if time_first else 0.4, time_first, ADVERB_P)

@@ -6,8 +6,8 @@ from .. import english, german, korean
 from ..phrases import NounPhrase, PRONOUNS, Pronoun, Subject
 from ..sentence import Example, chunk
 from .clause import ko_clause, obj_de, obj_en
-from .gen import Gen, STATIVE
-from .statements import lemmas_of, make_clause
+from .gen import Gen
+from .statements import active_clause, lemmas_of
 from .verbs import DeVerb, de_clause, de_verb, en_verb, ko_stem, ko_verb
 
 
@@ -449,9 +449,7 @@ def likes_doing(neg: bool, ask: bool = False):
     """Hobbies: 'My father likes fishing.' -> '우리 아버지는 낚시하는 것을 좋아하신다.' -> 'Mein Vater angelt gern.';
     'I don't like reading books.' -> 'Ich lese Bücher nicht gern.'; 'Do you like swimming?' -> 'Schwimmst du gern?'"""
     def build(g: Gen) -> Example:
-        c = make_clause(g, g.pick(("tr", "intr", "intr_place"), used=False), "present", neg, 0.2)
-        while c.verb.en in STATIVE:
-            c = make_clause(g, g.pick(("tr", "intr", "intr_place"), used=False), "present", neg, 0.2)
+        c = active_clause(g, ("tr", "intr", "intr_place"), neg, 0.2)
         c.companion, c.obj2 = None, None
         if c.obj:           # what one likes doing is general: "reading books", "drinking milk"
             c.obj = NounPhrase(c.obj.noun, "bare", c.obj.noun.countable)
