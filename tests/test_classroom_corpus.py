@@ -641,3 +641,42 @@ def test_a_polite_question_never_says_the_casual_neoui():
             assert all(a < len(ex.side("en")) and b < len(ex.side("ko"))
                        for a, b in (map(int, link.split("-")) for link in ex.align("ko").split()))
     assert asked > 50
+
+
+@pytest.mark.parametrize("frame, en, ko, de", [
+    ("hurts.present", "My head hurts.", "나는 머리가 아프다.", "Mein Kopf tut weh."),
+    ("hurts.past", "My legs hurt after school.", "나는 방과 후에 다리가 아팠다.", "Meine Beine taten nach der Schule weh."),
+    ("q.hurts", "Does your head hurt?", "머리가 아파요?", "Tut dein Kopf weh?"),
+    ("illness.present", "I have a fever.", "나는 열이 난다.", "Ich habe Fieber."),
+    ("illness.present", "He has a cold.", "그는 감기에 걸렸다.", "Er hat eine Erkältung."),
+    ("illness.past", "I had a headache yesterday.", "나는 어제 머리가 아팠다.", "Ich hatte gestern Kopfschmerzen."),
+    ("q.illness", "Do you have a sore throat?", "목이 아파요?", "Hast du Halsschmerzen?"),
+])
+def test_aches_and_illnesses_say_the_body_part_in_korean(frame, en, ko, de):
+    """Korean says an ache of the part, its owner the topic (나는 머리가 아프다); German "tut weh" and
+    "Ich habe Kopfschmerzen"."""
+    lex = lexicon.load()
+    keep = {"noun:head", "noun:leg", "time:yesterday", "time:after school"}
+    lex = lex.without({e.id for e in (*lex.nouns, *lex.times) if e.id not in keep and getattr(e, "cls", "") != "person"})
+    found = first_saying(frame, en, lex, "ache", 3000)
+    assert (found.text("ko"), found.text("de")) == (ko, de)
+
+
+def test_an_ache_aligns_its_owner_part_and_verb():
+    lex = lexicon.load()
+    lex = lex.without({e.id for e in (*lex.nouns, *lex.times) if e.id != "noun:head"})
+    ex = first_saying("hurts.present", "My head hurts.", lex, "ache", 3000)
+    assert ex.align("ko") == "0-0 1-1 2-2"          # My-나는 head-머리가 hurts-아프다
+    assert ex.align("de") == "0-0 1-1 2-2 2-3"      # hurts-tut weh
+
+
+def test_a_feeling_because_of_what_happened():
+    """'I am sad because I lost my bag.' -> 'Ich bin traurig, weil ich meine Tasche verloren habe.': the German
+    reason verb-last; the Korean reason in -아서/-어서, which takes no past (잃어버려서, not 잃어버렸어서)."""
+    lex = lexicon.load()
+    keep = {"verb:lose", "noun:bag", "adj:sad"}
+    lex = lex.without({e.id for e in (*lex.verbs, *lex.nouns, *lex.adjectives)
+                       if e.id not in keep and getattr(e, "cls", "") != "person"})
+    found = first_saying("feeling_because", "I am sad because I lost my bag.", lex, "feel", 3000)
+    assert found.text("ko") == "나는 내 가방을 잃어버려서 슬프다."
+    assert found.text("de") == "Ich bin traurig, weil ich meine Tasche verloren habe."

@@ -93,7 +93,8 @@ def ko_clause(c: Clause, style: str, time_first: bool, k: str = "", connective: 
         verb = predicate
     elif connective:       # the first of two clauses: 먹고, 먹었지만
         stem = ko_stem(c.verb.ko, c.verb.ko_irr, c.subject.honorific)
-        endings = ([("었", "EP")] if c.tense == "past" else []) + [(connective, "EC")]
+        past = c.tense == "past" and connective != "어서"      # -아서/-어서 never takes the past: 잃어버려서
+        endings = ([("었", "EP")] if past else []) + [(connective, "EC")]
         text = korean.predicate(stem, endings, negative=c.neg, honorific=c.subject.honorific)
         verb = [chunk(w, k + ("NEG" if w.startswith("않") else "V")) for w in text.split(" ")]
     else:
@@ -104,9 +105,10 @@ def ko_clause(c: Clause, style: str, time_first: bool, k: str = "", connective: 
     return [*head, *companion, *place, *obj_ko(c, k), *verb]
 
 
-def de_main(c: Clause, question: bool, time_first: bool, k: str = "", front: list[Chunk] | None = None) -> list[Chunk]:
+def de_main(c: Clause, question: bool, time_first: bool, k: str = "", front: list[Chunk] | None = None,
+            subordinate: bool = False) -> list[Chunk]:
     """The German main clause, V2: the subject first, or the time (time_first), or front ("also esse ich Brot");
-    the verb first in a question."""
+    the verb first in a question.  subordinate: the verb last, after front ("weil ich mein Handy verloren habe")."""
     verb = de_verb(c.verb.de, c.verb.de_aux, c.tense, c.subject.de_person)
     subject = c.subject.de(k + "S")
     time = [chunk(c.time.de, k + "T")] if c.time else []
@@ -119,6 +121,8 @@ def de_main(c: Clause, question: bool, time_first: bool, k: str = "", front: lis
     if time_first:
         return de_clause(time, verb, subject, [("time", [*adverb, *companion]), (kind, obj), *place], neg, k)
     mid = [("time", [*adverb, *time, *companion]), (kind, obj), *place]
+    if subordinate:
+        return de_clause(front or [], verb, subject, mid, neg, k, subordinate=True)
     if front:
         return de_clause(front, verb, subject, mid, neg, k)
     return de_clause([] if question else subject, verb, subject if question else [], mid, neg, k)

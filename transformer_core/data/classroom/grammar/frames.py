@@ -9,8 +9,9 @@ from ..lexicon import Lexicon
 from ..sentence import Example
 from .directions import directions
 from .gen import Gen, TENSES
+from .health import hurts, illness
 from .shopping import price, temperature, whose
-from .linked import comparative, consequence, reason, so_please, two_clauses
+from .linked import comparative, consequence, feeling_because, reason, so_please, two_clauses
 from .questions import how_many, wh_what, wh_where, where_is
 from .requests import can_i_have, can_you_please, imperative, lets, modal
 from .statements import be_adjective, be_noun, question, statement, there_is, this_is
@@ -69,6 +70,7 @@ def _frames() -> dict[str, Callable[[Gen], Example]]:
         for tense in ("present", "past"):
             frames[f"{word}.{tense}"] = two_clauses(word, tense)
     frames["because"] = reason("because")
+    frames["feeling_because"] = feeling_because
     frames["when"] = reason("when")
     for cause in ("person", "weather", "rain"):
         for tense in ("present", "past"):
@@ -108,6 +110,11 @@ def _frames() -> dict[str, Callable[[Gen], Example]]:
     for tense in ("progressive", "past"):
         frames[f"weather_verb.{tense}.neg"] = weather_verb(tense, neg=True)
         frames[f"q.weather_verb.{tense}"] = weather_verb(tense, ask=True)
+    for tense in ("present", "past"):
+        frames[f"hurts.{tense}"] = hurts(tense)
+        frames[f"illness.{tense}"] = illness(tense)
+    frames["q.hurts"] = hurts("present", ask=True)
+    frames["q.illness"] = illness("present", ask=True)
     return frames
 
 

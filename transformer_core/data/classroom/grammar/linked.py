@@ -86,6 +86,38 @@ def reason(word: str):
     return build
 
 
+# What happened that one feels so about: "because I lost my bag", "because we won the game"
+EVENTS = {"lose", "forget", "find", "finish", "receive", "eat", "drink", "miss", "break", "win", "buy", "meet",
+          "visit", "help", "read", "watch", "see", "hear", "call", "invite", "praise", "lend", "borrow", "clean",
+          "make", "cook", "study", "practice", "spill", "send", "bring", "wait for"}
+FEELINGS = {"happy", "sad", "tired", "hungry", "thirsty", "sick", "bored", "full", "sleepy", "lonely", "nervous",
+            "unhappy", "scared", "glad", "upset", "worried", "proud"}
+
+
+def feeling_because(g: Gen) -> Example:
+    """How someone feels and what happened: 'He is sad because he lost his bag.' -> '그는 그의 가방을 잃어버려서
+    슬프다.' -> 'Er ist traurig, weil er seine Tasche verloren hat.'  Korean gives the reason with -아서/-어서
+    before the feeling, the subject they share first."""
+    c = make_clause(g, "tr", "past", False, 0.2)
+    while c.verb.en not in EVENTS:
+        c = make_clause(g, "tr", "past", False, 0.2)
+    c.companion = c.adverb = None
+    c.subject = Subject(pronoun=g.pick([p for p in PRONOUNS.values()]))
+    adjective = g.pick([a for a in g.lex.adjectives if a.en in FEELINGS])
+    g.lemmas.add(adjective.id)
+    p = c.subject.pronoun
+    en = [chunk(p.en, "S"), chunk(english.be("present", p.en_person), "A"), chunk(adjective.en, "A"),
+          chunk("because", "CONJ"), *en_clause(c, False, False, False, k="2")]
+    de = [chunk(p.de, "S"), chunk(german.present("sein", p.de_person)[0], "A"), chunk(adjective.de + ",", "A"),
+          *de_main(c, False, False, k="2", front=[chunk("weil", "CONJ")], subordinate=True)]
+    reason_ko = ko_clause(c, "statement", False, k="2", connective="어서")
+    reason_ko = reason_ko[len(c.subject.ko("은", "2S")):]
+    *words, last = reason_ko
+    ko = [*Subject(pronoun=p).ko("은"), *words, (last[0], last[1] | {"CONJ"}),
+          chunk(korean.adjective_predicate(adjective.ko, adjective.ko_irr, "present", False, False), "A")]
+    return Example("", en, ko, de, lemmas=lemmas_of(c) | {adjective.id})
+
+
 def _cause(g: Gen, cause: str, tense: str, connective: str, pronoun: Pronoun | None = None):
     """The first clause of a "so" sentence in each language, a comma after it: a pronoun's feeling ('I am
     hungry,'), the weather ('It was cold,') or rain or snow ('It is raining,').  Its Korean is one word, the

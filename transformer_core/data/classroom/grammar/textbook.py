@@ -70,7 +70,7 @@ def color(ask: bool):
 AGE_PEOPLE = ("brother", "sister", "son", "daughter", "cousin", "friend", "baby", "classmate")
 
 
-def _person(g: Gen, ask: bool) -> Subject:
+def person(g: Gen, ask: bool) -> Subject:
     """I (in statements), you (in questions), he, she, a name, or my/your... brother, sister, friend."""
     r = g.rng.random()
     if r < 0.5:
@@ -87,7 +87,7 @@ def age(ask: bool):
     """'I am ten years old.' -> '나는 열 살이다.' -> 'Ich bin zehn Jahre alt.';
     'How old are you?' -> '몇 살이에요?' -> 'Wie alt bist du?' (Korean counts years of age with native numbers and 살)."""
     def build(g: Gen) -> Example:
-        subject = _person(g, ask)
+        subject = person(g, ask)
         be = english.be("present", subject.en_person)
         de_be = german.present("sein", subject.de_person)[0]
         ko_subject = [] if ask and subject.is_you else subject.ko("은")
