@@ -24,6 +24,8 @@ ILLNESSES = (
 )
 
 
+DE_DATIVE = {"I": "mir", "you": "dir", "he": "ihm", "she": "ihr"}
+DATIVE_P = 0.5      # how often German says whose part aches in the dative: "Mir tut der Kopf weh."
 # When one aches: today, in the morning, after school, yesterday; not at a clock time or a year ago.
 ACHE_TIMES = {"today", "every day", "every morning", "in the morning", "in the evening", "at night", "after school",
               "after dinner", "after lunch", "after class", "yesterday", "yesterday morning", "last night",
@@ -46,7 +48,7 @@ def _ko_ache(predicate: str, tense: str, ask: bool) -> str:
 
 def hurts(tense: str, ask: bool = False):
     """'My legs hurt after school.' -> '나는 방과 후에 다리가 아프다.' -> 'Meine Beine tun nach der Schule weh.';
-    'Does your head hurt?' -> '머리가 아파요?' -> 'Tut dein Kopf weh?'; a name's: "Minsu's arm hurt yesterday." ->
+    'Does your head hurt?' -> '머리가 아파요?' -> 'Tut dein Kopf weh?' (or 'Tut dir der Kopf weh?'); a name's: "Minsu's arm hurt yesterday." ->
     '민수는 어제 팔이 아팠다.' -> 'Minsus Arm tat gestern weh.'"""
     def build(g: Gen) -> Example:
         keys = ["you"] if ask else ["I", "I", "he", "she"]
@@ -66,13 +68,21 @@ def hurts(tense: str, ask: bool = False):
         ko_time = [chunk(time.ko, "T")] if time else []
         de_tut = {"present": "tun" if plural else "tut", "past": "taten" if plural else "tat"}[tense]
         ko = [*(ko_owner or []), *ko_time, *np.ko("N", "이")[1:], chunk(_ko_ache("아프다", tense, ask), "V")]
+        de_part = np.de("N", "nom")
+        dative = owner in PRONOUNS.values() and g.chance(DATIVE_P)
+        if dative:          # "Mir tut der Kopf weh": the owner in the dative, the part with its article
+            de_part = [chunk(DE_DATIVE[owner.en], "N.det"),
+                       chunk(german.article("def", "pl" if plural else part.de_gender, "nom"), "N.n"), de_part[-1]]
         if ask:
             en = [chunk("do" if plural else "does", "V"), *np.en("N"), chunk("hurt", "V")]
-            de = [chunk(de_tut, "V"), *np.de("N", "nom"), chunk("weh", "V")]
+            de = [chunk(de_tut, "V"), *de_part, chunk("weh", "V")]
         else:
             en_v = "hurt" if tense == "past" or plural else "hurts"
             en = [*np.en("N"), chunk(en_v, "V"), *en_time]
-            de = [*np.de("N", "nom"), chunk(de_tut, "V"), *de_time, chunk("weh", "V")]
+            if dative:
+                de = [de_part[0], chunk(de_tut, "V"), *de_time, *de_part[1:], chunk("weh", "V")]
+            else:
+                de = [*de_part, chunk(de_tut, "V"), *de_time, chunk("weh", "V")]
         return Example("", en, ko, de, end="?" if ask else ".", lemmas=np.lemmas() | ({time.id} if time else set()))
     return build
 

@@ -28,6 +28,15 @@ def de_request(verb: str, address: str, middle: list) -> list:
     return [chunk(finite, "V"), *sie, *middle, *([chunk(prefix, "V")] if prefix else [])]
 
 
+MANNER_P = 0.25     # how often a request that can say how does: "Please close the door quietly."
+PACE = (("slowly", "천천히", "langsam"), ("carefully", "조심해서", "vorsichtig"), ("quickly", "빨리", "schnell"),
+        ("more slowly", "더 천천히", "langsamer"))
+SOUND = (("quietly", "조용히", "leise"), ("louder", "더 크게", "lauter"), ("more quietly", "더 조용히", "leiser"))
+PACED = {"speak", "talk", "read", "write", "eat", "drink", "walk", "run", "drive", "cut", "carry", "pour", "go",
+         "come", "climb", "ride", "explain", "answer", "clean", "wash", "count", "swim", "cross", "open", "close"}
+VOICED = {"speak", "talk", "read", "sing", "close", "open", "laugh"}
+
+
 def imperative(kind: str):
     """kind: plain ('Open the door.' / '문을 여세요.' / 'Mach die Tür auf.', 'Macht …', 'Machen Sie …'), please,
     dont. German speaks to du, ihr or Sie, and "your" follows: "Öffnet bitte eure Bücher." """
@@ -55,10 +64,9 @@ def imperative(kind: str):
         nicht = [chunk("nicht", "NEG")] if kind == "dont" and not kein else []
         de_place = [chunk(c.place.de_to, "P")] if c.place else []
         if kind_obj == "pp":
-            tail = [*please, *nicht, *obj, *de_place]
+            tail = [*nicht, *obj, *de_place]
         else:
-            tail = [*please, *obj, *nicht, *de_place]
-        de = de_request(verb.de, address, tail)
+            tail = [*obj, *nicht, *de_place]
         stem = korean.stem(verb.ko, verb.ko_irr, verb.ko in KO_DESCRIPTIVE)
         endings = {"plain": [("으세요", "EF")], "please": [("어", "EC"), ("주", "VX"), ("세요", "EF")],
                    "dont": [("지", "EC"), ("말", "VX"), ("세요", "EF")]}[kind]
@@ -70,7 +78,13 @@ def imperative(kind: str):
         tags = {"please": ("V", "PLEASE"), "dont": ("NEG",)}
         ko_v = [chunk(words[0], "V")] + [chunk(w, *tags.get(kind, ("V",))) for w in words[1:]]
         ko_place = [chunk(korean.with_particle(c.place.ko, "에"), "P")] if c.place else []
-        ko = [*ko_place, *obj_ko(c, ""), *ko_v]
+        manners = (PACE if verb.en in PACED else ()) + (SOUND if verb.en in VOICED else ())
+        how, de_how = [], []
+        if kind != "dont" and manners and g.chance(MANNER_P):   # how: last in English, before the Korean verb,
+            en_how, ko_how, de_word = g.pick(manners, used=False)   # after the German bitte
+            en, how, de_how = [*en, chunk(en_how, "HOW")], [chunk(ko_how, "HOW")], [chunk(de_word, "HOW")]
+        de = de_request(verb.de, address, [*please, *de_how, *tail])
+        ko = [*ko_place, *obj_ko(c, ""), *how, *ko_v]
         return Example("", en, ko, de, lemmas=lemmas_of(c))
     return build
 
