@@ -39,10 +39,13 @@ def _ache_time(g: Gen, tense: str, p: float):
 
 
 def _ko_ache(predicate: str, tense: str, ask: bool) -> str:
-    """아프다 (an adjective), 열이 난다, 감기에 걸렸다 (one has a cold once one has caught it)."""
-    if predicate == "걸리다":
-        tense = "past"
+    """아프다 (an adjective), 열이 난다; a cold one has once one has caught it: 감기에 걸렸다 now, 감기에 걸려
+    있었다 then (걸렸다 with a past time would say one caught it then)."""
     endings = (korean.QUESTION if ask else korean.STATEMENT)[tense]
+    if predicate == "걸리다":
+        endings = (korean.QUESTION if ask else korean.STATEMENT)["past"]
+        if tense == "past":
+            endings = [("어", "EC"), ("있", "VX"), *endings]
     return korean.predicate(korean.stem(predicate, "", predicate == "아프다"), endings)
 
 

@@ -29,8 +29,9 @@ def de_request(verb: str, address: str, middle: list) -> list:
 
 
 MANNER_P = 0.25     # how often a request that can say how does: "Please close the door quietly."
-PACE = (("slowly", "천천히", "langsam"), ("carefully", "조심해서", "vorsichtig"), ("quickly", "빨리", "schnell"),
-        ("more slowly", "더 천천히", "langsamer"))
+PACE = (("slowly", "천천히", "langsam"), ("quickly", "빨리", "schnell"), ("more slowly", "더 천천히", "langsamer"))
+CAREFUL = (("carefully", "조심해서", "vorsichtig"),)     # cautiously, not thoroughly: not "count carefully"
+CAREFUL_VERBS = {"drive", "carry", "cut", "pour", "cross", "climb", "ride", "go", "come", "walk", "open", "close"}
 SOUND = (("quietly", "조용히", "leise"), ("louder", "더 크게", "lauter"), ("more quietly", "더 조용히", "leiser"))
 PACED = {"speak", "talk", "read", "write", "eat", "drink", "walk", "run", "drive", "cut", "carry", "pour", "go",
          "come", "climb", "ride", "explain", "answer", "clean", "wash", "count", "swim", "cross", "open", "close"}
@@ -78,12 +79,17 @@ def imperative(kind: str):
         tags = {"please": ("V", "PLEASE"), "dont": ("NEG",)}
         ko_v = [chunk(words[0], "V")] + [chunk(w, *tags.get(kind, ("V",))) for w in words[1:]]
         ko_place = [chunk(korean.with_particle(c.place.ko, "에"), "P")] if c.place else []
-        manners = (PACE if verb.en in PACED else ()) + (SOUND if verb.en in VOICED else ())
-        how, de_how = [], []
-        if kind != "dont" and manners and g.chance(MANNER_P):   # how: last in English, before the Korean verb,
-            en_how, ko_how, de_word = g.pick(manners, used=False)   # after the German bitte
-            en, how, de_how = [*en, chunk(en_how, "HOW")], [chunk(ko_how, "HOW")], [chunk(de_word, "HOW")]
-        de = de_request(verb.de, address, [*please, *de_how, *tail])
+        manners = ((PACE if verb.en in PACED else ()) + (SOUND if verb.en in VOICED else ())
+                   + (CAREFUL if verb.en in CAREFUL_VERBS else ()))
+        how = []
+        # How: last in English, before the Korean verb; in German after a definite object ("Trink bitte das
+        # Wasser langsam"), else before it ("Trink bitte langsam ein Glas Wasser").
+        if kind != "dont" and manners and g.chance(MANNER_P):
+            en_how, ko_how, de_how = g.pick(manners, used=False)
+            en, how = [*en, chunk(en_how, "HOW")], [chunk(ko_how, "HOW")]
+            known = c.obj is not None and kind_obj == "obj" and c.obj.det in ("the", "poss", "this")
+            tail = [*obj, chunk(de_how, "HOW"), *de_place] if known else [chunk(de_how, "HOW"), *tail]
+        de = de_request(verb.de, address, [*please, *tail])
         ko = [*ko_place, *obj_ko(c, ""), *how, *ko_v]
         return Example("", en, ko, de, lemmas=lemmas_of(c))
     return build
