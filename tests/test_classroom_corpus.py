@@ -715,3 +715,31 @@ def test_a_request_may_say_how_where_the_verb_allows():
     assert {de for ko, de in said["Please close a door quietly."]} <= {
         "Schließ bitte leise eine Tür.", "Schließt bitte leise eine Tür.", "Schließen Sie bitte leise eine Tür."}
     assert not [en for en in said if en.startswith("Please sleep ") and en != "Please sleep."]
+
+
+@pytest.mark.parametrize("frame, en, ko, de", [
+    ("q.ever.been", "Have you ever been to Busan?", "부산에 가 본 적이 있어요?", "Warst du schon einmal in Busan?"),
+    ("ever.been.pos", "I have been to Busan twice.", "나는 부산에 두 번 가 본 적이 있다.", "Ich war schon zweimal in Busan."),
+    ("ever.been.neg", "He has never been to Busan.", "그는 부산에 가 본 적이 없다.", "Er war noch nie in Busan."),
+    ("q.ever.done", "Have you ever eaten kimchi?", "김치를 먹어 본 적이 있어요?", "Hast du schon einmal Kimchi gegessen?"),
+    ("ever.done.neg", "I have never eaten kimchi.", "나는 김치를 먹어 본 적이 없다.", "Ich habe noch nie Kimchi gegessen."),
+])
+def test_what_one_has_ever_done(frame, en, ko, de):
+    """Korean -아/어 본 적이 있다/없다; German schon (einmal, zweimal) and noch nie, the perfect or war."""
+    lex = lexicon.load()
+    keep = {"place:Busan", "verb:eat", "noun:kimchi"}
+    lex = lex.without({e.id for e in (*lex.places, *lex.verbs, *lex.nouns)
+                       if e.id not in keep and getattr(e, "cls", "") != "person"})
+    found = first_saying(frame, en, lex, "ever", 3000)
+    assert (found.text("ko"), found.text("de")) == (ko, de)
+
+
+def test_a_feeling_because_of_something():
+    lex = lexicon.load()
+    lex = lex.without({a.id for a in lex.adjectives if a.en != "nervous"})
+    said = {}
+    for seed in range(2000):
+        ex = grammar.build("because_of.present", random.Random(f"of:{seed}"), lex)
+        said[ex.text("en")] = (ex.text("ko"), ex.text("de"))
+    assert said["I am nervous because of the test tomorrow."] == (
+        "나는 내일 있을 시험 때문에 초조하다.", "Ich bin wegen des Tests morgen nervös.")

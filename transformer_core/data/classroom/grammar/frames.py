@@ -9,9 +9,10 @@ from ..lexicon import Lexicon
 from ..sentence import Example
 from .directions import directions
 from .gen import Gen, TENSES
+from .experience import experience
 from .health import hurts, illness
 from .shopping import price, temperature, whose
-from .linked import comparative, consequence, feeling_because, reason, so_please, two_clauses
+from .linked import because_of, comparative, consequence, feeling_because, reason, so_please, two_clauses
 from .questions import how_many, wh_what, wh_where, where_is
 from .requests import can_i_have, can_you_please, imperative, lets, modal
 from .statements import be_adjective, be_noun, question, statement, there_is, this_is
@@ -71,6 +72,8 @@ def _frames() -> dict[str, Callable[[Gen], Example]]:
             frames[f"{word}.{tense}"] = two_clauses(word, tense)
     frames["because"] = reason("because")
     frames["feeling_because"] = feeling_because
+    for tense in ("present", "past"):
+        frames[f"because_of.{tense}"] = because_of(tense)
     frames["when"] = reason("when")
     for cause in ("person", "weather", "rain"):
         for tense in ("present", "past"):
@@ -114,6 +117,10 @@ def _frames() -> dict[str, Callable[[Gen], Example]]:
         frames[f"hurts.{tense}"] = hurts(tense)
         frames[f"illness.{tense}"] = illness(tense)
     frames["q.hurts"] = hurts("present", ask=True)
+    for kind in ("been", "done"):
+        frames[f"ever.{kind}.pos"] = experience(kind)
+        frames[f"ever.{kind}.neg"] = experience(kind, neg=True)
+        frames[f"q.ever.{kind}"] = experience(kind, ask=True)
     frames["q.illness"] = illness("present", ask=True)
     return frames
 

@@ -118,6 +118,36 @@ def feeling_because(g: Gen) -> Example:
     return Example("", en, ko, de, lemmas=lemmas_of(c) | {adjective.id})
 
 
+# What one feels so because of: English, Korean (before 때문에), German after wegen (genitive)
+CAUSES = (("the test", "시험", "des Tests"), ("the test tomorrow", "내일 있을 시험", "des Tests morgen"),
+          ("the rain", "비", "des Regens"), ("the heavy rain", "많은 비", "des starken Regens"),
+          ("the snow", "눈", "des Schnees"), ("the storm", "폭풍", "des Sturms"), ("the noise", "소음", "des Lärms"),
+          ("the homework", "숙제", "der Hausaufgaben"), ("the heat", "더위", "der Hitze"),
+          ("the cold", "추위", "der Kälte"), ("the wind", "바람", "des Windes"), ("the traffic", "교통 체증", "des Verkehrs"),
+          ("my cold", "내 감기", "meiner Erkältung"), ("the school trip", "수학여행", "der Klassenfahrt"),
+          ("the game", "경기", "des Spiels"), ("the news", "그 소식", "der Nachricht"))
+
+
+def because_of(tense: str):
+    """'I am nervous because of the test.' -> '나는 시험 때문에 초조하다.' -> 'Ich bin wegen des Tests nervös.';
+    'We were tired because of the heat.' -> '우리는 더위 때문에 피곤했다.' -> 'Wir waren wegen der Hitze müde.'"""
+    def build(g: Gen) -> Example:
+        p = g.pick(list(PRONOUNS.values()))
+        adjective = g.pick([a for a in g.lex.adjectives if a.en in FEELINGS])
+        g.lemmas.add(adjective.id)
+        cause_en, cause_ko, cause_de = g.pick(CAUSES, used=False)
+        de_be = german.present("sein", p.de_person)[0] if tense == "present" else german.preterite("sein", p.de_person)
+        en = [chunk(p.en, "S"), chunk(english.be(tense, p.en_person), "V"), chunk(adjective.en, "A"),
+              chunk("because", "CONJ"), chunk("of", "CONJ"), chunk(cause_en, "R")]
+        de = [chunk(p.de, "S"), chunk(de_be, "V"), chunk("wegen", "CONJ"), chunk(cause_de, "R"),
+              chunk(adjective.de, "A")]
+        pred = korean.adjective_predicate(adjective.ko, adjective.ko_irr, tense, False, False)
+        ko = [*Subject(pronoun=p).ko("은"), chunk(cause_ko, "R"), chunk("때문에", "CONJ"),
+              *(chunk(w, "A", "V") for w in pred.split(" "))]
+        return Example("", en, ko, de, lemmas={adjective.id})
+    return build
+
+
 def _cause(g: Gen, cause: str, tense: str, connective: str, pronoun: Pronoun | None = None):
     """The first clause of a "so" sentence in each language, a comma after it: a pronoun's feeling ('I am
     hungry,'), the weather ('It was cold,') or rain or snow ('It is raining,').  Its Korean is one word, the
