@@ -743,3 +743,34 @@ def test_a_feeling_because_of_something():
         said[ex.text("en")] = (ex.text("ko"), ex.text("de"))
     assert said["I am nervous because of the test tomorrow."] == (
         "나는 내일 있을 시험 때문에 초조하다.", "Ich bin wegen des Tests morgen nervös.")
+
+
+def test_opening_hours():
+    lex = lexicon.load()
+    lex = lex.without({p.id for p in lex.places if p.en not in ("bakery", "bank")})
+    said = {}
+    for seed in range(3000):
+        for frame in ("hours.from", "hours.close", "q.hours.open"):
+            ex = grammar.build(frame, random.Random(f"hours:{seed}"), lex)
+            said[ex.text("en")] = (ex.text("ko"), ex.text("de"))
+    assert said["The bakery is open from seven to six."] == (
+        "빵집은 일곱 시부터 여섯 시까지 문을 연다.", "Die Bäckerei ist von sieben bis sechs geöffnet.")
+    assert said["The bank closes at four o'clock."] == ("은행은 네 시에 문을 닫는다.", "Die Bank schließt um vier Uhr.")
+    assert said["What time does the bank open on Saturdays?"] == (
+        "은행은 매주 토요일에 몇 시에 문을 열어요?", "Um wie viel Uhr öffnet die Bank samstags?")
+
+
+def test_which_one_likes_best():
+    """welch- takes the kind's gender in the accusative: welchen Sport, welche Jahreszeit, welches Fach."""
+    lex = lexicon.load()
+    said = {}
+    for seed in range(400):
+        for frame in ("likes_best", "q.likes_best"):
+            ex = grammar.build(frame, random.Random(f"best:{seed}"), lex)
+            said[ex.text("en")] = (ex.text("ko"), ex.text("de"))
+    assert said["Which sport do you like best?"] == ("어떤 운동을 가장 좋아해요?", "Welchen Sport magst du am liebsten?")
+    assert said["Which subject does he like best?"] == ("그는 어떤 과목을 가장 좋아해요?", "Welches Fach mag er am liebsten?")
+    assert said["Which color do you like best?"] == ("어떤 색을 가장 좋아해요?", "Welche Farbe magst du am liebsten?")
+    answers = [en for en in said if not en.endswith("?")]
+    assert answers and all(en.endswith(" best.") for en in answers)
+    assert all(said[en][1].endswith(" am liebsten.") for en in answers)

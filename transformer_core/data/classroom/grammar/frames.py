@@ -11,13 +11,13 @@ from .directions import directions
 from .gen import Gen, TENSES
 from .experience import experience
 from .health import hurts, illness
-from .shopping import price, temperature, whose
+from .shopping import opening_hours, price, temperature, whose
 from .linked import because_of, comparative, consequence, feeling_because, reason, so_please, two_clauses
 from .questions import how_many, wh_what, wh_where, where_is
 from .requests import can_i_have, can_you_please, imperative, lets, modal
 from .statements import be_adjective, be_noun, question, statement, there_is, this_is
-from .textbook import (age, birthday, clock, color, distance, favorite, likes_doing, name_is, position, starts_at,
-                       takes, weather, weather_verb)
+from .textbook import (age, birthday, clock, color, distance, favorite, likes_best, likes_doing, name_is, position,
+                       starts_at, takes, weather, weather_verb)
 
 
 def _frames() -> dict[str, Callable[[Gen], Example]]:
@@ -100,6 +100,12 @@ def _frames() -> dict[str, Callable[[Gen], Example]]:
     frames["q.price"] = price(True)
     frames["temperature"] = temperature
     frames["whose"] = whose
+    frames["hours.from"] = opening_hours("from")
+    for kind in ("open", "close"):
+        frames[f"hours.{kind}"] = opening_hours(kind)
+        frames[f"q.hours.{kind}"] = opening_hours(kind, ask=True)
+    frames["likes_best"] = likes_best(False)
+    frames["q.likes_best"] = likes_best(True)
     frames["likes_doing.pos"] = likes_doing(False)
     frames["likes_doing.neg"] = likes_doing(True)
     frames["q.likes_doing"] = likes_doing(False, ask=True)

@@ -74,3 +74,50 @@ def whose(g: Gen) -> Example:
     ko = [chunk("이것은", "S.det"), chunk("누구의", "W"), *ko_np[:-1],
           chunk(korean.copula(ko_np[-1][0], question=True), *ko_np[-1][1], "V")]
     return Example("", en, ko, de, end="?", lemmas=np.lemmas())
+
+
+OPEN_PLACES = {"supermarket", "market", "shop", "store", "shopping mall", "bakery", "bookstore", "flower shop",
+               "restaurant", "café", "toy store", "hair salon", "library", "bank", "post office", "pharmacy",
+               "museum", "zoo", "swimming pool", "cafeteria", "gym", "hospital", "art museum", "ice cream shop",
+               "department store", "stationery store", "pet shop", "city hall"}
+OPEN_DAYS = {"on Saturdays", "on Sundays", "on weekends", "on weekdays", "today"}
+
+
+def opening_hours(kind: str, ask: bool = False):
+    """kind 'from': 'The bakery is open from seven to six.' -> '빵집은 일곱 시부터 여섯 시까지 문을 연다.' -> 'Die
+    Bäckerei ist von sieben bis sechs geöffnet.'; kind 'open' or 'close': 'The library closes at five o'clock.' ->
+    '도서관은 다섯 시에 문을 닫는다.' -> 'Die Bibliothek schließt um fünf Uhr.'; asked: 'What time does the bank
+    open on Saturdays?' -> '은행은 매주 토요일에 몇 시에 문을 열어요?' -> 'Um wie viel Uhr öffnet die Bank samstags?'"""
+    def build(g: Gen) -> Example:
+        place = g.pick([p for p in g.lex.places if p.en in OPEN_PLACES])
+        day = g.pick([t for t in g.lex.times if t.en in OPEN_DAYS]) if g.chance(0.35) else None
+        hours = {h.n: h for h in g.lex.numbers if 1 <= h.n <= 12}
+        en_s = [chunk("the", "S.det"), chunk(place.en, "S.n")]
+        de_s = [chunk(german.article("def", place.de_gender, "nom"), "S.det"), chunk(place.de, "S.n")]
+        ko_s = [chunk(korean.with_particle(place.ko, "은"), "S.n")]
+        en_day = [chunk(day.en, "T")] if day else []
+        de_day = [chunk(day.de, "T")] if day else []
+        ko_day = [chunk(day.ko, "T")] if day else []
+        if kind == "from":
+            a, b = hours[g.rng.choice((7, 8, 9, 10, 11))], hours[g.rng.choice((5, 6, 7, 8, 9, 10))]
+            en = [*en_s, chunk("is", "V"), chunk("open", "V"), chunk("from", "FROM"), chunk(a.en, "A"),
+                  chunk("to", "TO"), chunk(b.en, "B"), *en_day]
+            de = [*de_s, chunk("ist", "V"), *de_day, chunk("von", "FROM"), chunk(a.de, "A"), chunk("bis", "TO"),
+                  chunk(b.de, "B"), chunk("geöffnet", "V")]
+            ko = [*ko_s, *ko_day, chunk(a.ko_attr, "A"), chunk("시부터", "A", "FROM"), chunk(b.ko_attr, "B"),
+                  chunk("시까지", "B", "TO"), chunk("문을", "V"), chunk("연다", "V")]
+            return Example("", en, ko, de, lemmas={place.id} | ({day.id} if day else set()))
+        verb_en, verb_de, verb_ko = {"open": ("open", "öffnet", "열다"), "close": ("close", "schließt", "닫다")}[kind]
+        ending = korean.QUESTION["present"] if ask else korean.STATEMENT["present"]
+        ko_v = [chunk("문을", "V"), chunk(korean.predicate(korean.stem(verb_ko, "", False), ending), "V")]
+        if ask:
+            en = [chunk("what", "W"), chunk("time", "W"), chunk("does", "V"), *en_s, chunk(verb_en, "V"), *en_day]
+            de = [chunk("um wie viel Uhr", "W"), chunk(verb_de, "V"), *de_s, *de_day]
+            ko = [*ko_s, *ko_day, chunk("몇", "W"), chunk("시에", "W"), *ko_v]
+            return Example("", en, ko, de, end="?", lemmas={place.id} | ({day.id} if day else set()))
+        h = hours[g.rng.choice(range(1, 13))]
+        en = [*en_s, chunk(verb_en + "s", "V"), chunk("at", "AT"), chunk(h.en, "N"), chunk("o'clock", "N"), *en_day]
+        de = [*de_s, chunk(verb_de, "V"), *de_day, chunk("um", "AT"), chunk(h.de, "N"), chunk("Uhr", "N")]
+        ko = [*ko_s, *ko_day, chunk(h.ko_attr, "N"), chunk("시에", "N", "AT"), *ko_v]
+        return Example("", en, ko, de, lemmas={place.id} | ({day.id} if day else set()))
+    return build

@@ -477,3 +477,39 @@ def likes_doing(neg: bool, ask: bool = False):
                        predicate=[*(chunk(w, "V") for w in doing_ko.split(" ")), chunk("것을", "V"), *like])
         return Example("", en, ko, de, end="?" if ask else ".", lemmas=lemmas_of(c))
     return build
+
+
+# Kinds one likes best: English, Korean, German (its gender for welch-), the noun classes an answer names
+WHICH_KINDS = (("season", "계절", "Jahreszeit", "f", ()), ("color", "색", "Farbe", "f", ()),
+               ("fruit", "과일", "Obst", "n", ("food",)), ("food", "음식", "Essen", "n", ("food",)),
+               ("sport", "운동", "Sport", "m", ("sport",)), ("subject", "과목", "Fach", "n", ("subject",)),
+               ("animal", "동물", "Tier", "n", ("animal",)), ("drink", "음료", "Getränk", "n", ("drink",)))
+WELCH_ACC = {"m": "welchen", "f": "welche", "n": "welches"}
+
+
+def likes_best(ask: bool):
+    """'Which season do you like best?' -> '어떤 계절을 가장 좋아해요?' -> 'Welche Jahreszeit magst du am
+    liebsten?'; the answer 'I like soccer best.' -> '나는 축구를 가장 좋아한다.' -> 'Ich mag Fußball am liebsten.'"""
+    def build(g: Gen) -> Example:
+        subject = Subject(pronoun=PRONOUNS[g.rng.choice(["you", "you", "he", "she"] if ask else ["I", "I", "we", "he", "she"])])
+        p = subject.pronoun
+        best_en, best_de = [chunk("best", "BEST")], [chunk("am", "BEST"), chunk("liebsten", "BEST")]
+        like_ko = "좋아해요" if ask else korean.predicate(("좋아하", "VV"), korean.STATEMENT["present"])
+        ko_subject = [] if subject.is_you else subject.ko("은")
+        mag = german.present("mögen", p.de_person)[0]
+        if ask:
+            kind_en, kind_ko, kind_de, gender, _ = g.pick(WHICH_KINDS, used=False)
+            do = "does" if p.en_person == 3 else "do"
+            en = [chunk("which", "W"), chunk(kind_en, "K"), chunk(do, "V"), *subject.en(), chunk("like", "V"), *best_en]
+            de = [chunk(WELCH_ACC[gender], "W"), chunk(kind_de, "K"), chunk(mag, "V"), *subject.de(), *best_de]
+            ko = [*ko_subject, chunk("어떤", "W"), chunk(korean.with_particle(kind_ko, "을"), "K"),
+                  chunk("가장", "BEST"), chunk(like_ko, "V")]
+            return Example("", en, ko, de, end="?")
+        classes = g.pick([k[4] for k in WHICH_KINDS if k[4]], used=False)
+        np = g.phrase(classes, dets=("bare",), adjective=0)
+        en = [*subject.en(), chunk(english.verb("like", "VBZ" if p.en_person == 3 else "VB"), "V"), *np.en("O"),
+              *best_en]
+        de = [*subject.de(), chunk(mag, "V"), *np.de("O", "acc"), *best_de]
+        ko = [*ko_subject, *np.ko("O", "을"), chunk("가장", "BEST"), chunk(like_ko, "V")]
+        return Example("", en, ko, de, lemmas=np.lemmas())
+    return build
