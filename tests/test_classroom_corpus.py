@@ -774,3 +774,19 @@ def test_which_one_likes_best():
     answers = [en for en in said if not en.endswith("?")]
     assert answers and all(en.endswith(" best.") for en in answers)
     assert all(said[en][1].endswith(" am liebsten.") for en in answers)
+
+
+def test_what_a_class_says_to_each_other():
+    lex = lexicon.load()
+    said = {}
+    for seed in range(600):
+        for frame in ("free_time.free", "free_time.ask", "free_time.plans", "good_luck", "thanks", "see_you"):
+            ex = grammar.build(frame, random.Random(f"say:{seed}"), lex)
+            said[ex.text("en")] = (ex.text("ko"), ex.text("de"))
+    assert said["Are you free tomorrow?"] == ("내일 시간 있어요?", "Hast du morgen Zeit?")
+    assert said["I am not free on Friday."] == ("나는 금요일에 시간이 없다.", "Ich habe am Freitag keine Zeit.")
+    assert said["Do you have any plans for the holidays?"] == ("방학에 무슨 계획이 있어요?", "Hast du Pläne für die Ferien?")
+    assert said["Good luck with the test!"] == ("시험 잘 봐요!", "Viel Glück beim Test!")
+    assert said["Good luck on your exam!"] == ("시험 잘 봐요!", "Viel Glück bei deiner Prüfung!")
+    assert said["Thank you for your help."] == ("도와줘서 고마워요.", "Danke für deine Hilfe.")
+    assert said["See you on Monday!"] == ("월요일에 봐요!", "Bis Montag!")

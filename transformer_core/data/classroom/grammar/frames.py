@@ -10,6 +10,7 @@ from ..sentence import Example
 from .directions import directions
 from .gen import Gen, TENSES
 from .experience import experience
+from .expressions import free_time, good_luck, see_you, thanks
 from .health import hurts, illness
 from .shopping import opening_hours, price, temperature, whose
 from .linked import because_of, comparative, consequence, feeling_because, reason, so_please, two_clauses
@@ -104,6 +105,11 @@ def _frames() -> dict[str, Callable[[Gen], Example]]:
     for kind in ("open", "close"):
         frames[f"hours.{kind}"] = opening_hours(kind)
         frames[f"q.hours.{kind}"] = opening_hours(kind, ask=True)
+    for kind in ("free", "ask", "plans"):
+        frames[f"free_time.{kind}"] = free_time(kind)
+    frames["good_luck"] = good_luck
+    frames["thanks"] = thanks
+    frames["see_you"] = see_you
     frames["likes_best"] = likes_best(False)
     frames["q.likes_best"] = likes_best(True)
     frames["likes_doing.pos"] = likes_doing(False)
