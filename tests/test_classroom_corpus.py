@@ -5,7 +5,7 @@ import random
 import pytest
 
 from transformer_core.data import build as data
-from transformer_core.data.classroom import corpus, grammar, lexicon
+from transformer_core.data.classroom import corpus, grammar, korean, lexicon
 from transformer_core.data.classroom.grammar.clause import Clause, de_main, en_clause, ko_clause
 from transformer_core.data.classroom.grammar.gen import Gen
 from transformer_core.data.classroom.grammar.questions import where_is
@@ -790,3 +790,33 @@ def test_what_a_class_says_to_each_other():
     assert said["Good luck on your exam!"] == ("시험 잘 봐요!", "Viel Glück bei deiner Prüfung!")
     assert said["Thank you for your help."] == ("도와줘서 고마워요.", "Danke für deine Hilfe.")
     assert said["See you on Monday!"] == ("월요일에 봐요!", "Bis Montag!")
+
+
+def test_how_much_before_an_adjective():
+    """'The tea is too sweet.' -> '차는 너무 달다.' -> 'Der Tee ist zu süß.'; never with a negation."""
+    lex = lexicon.load()
+    lex = lex.without({a.id for a in lex.adjectives if a.en != "sweet" and ("drink" in a.applies or "person" not in a.applies)}
+                      | {n.id for n in lex.nouns if n.en not in ("tea",) and n.cls != "person"})
+    for en, ko, de in (("The tea is too sweet.", "차는 너무 달다.", "Der Tee ist zu süß."),
+                       ("The tea is very sweet.", "차는 아주 달다.", "Der Tee ist sehr süß.")):
+        found = first_saying("be_adj.present.pos", en, lex, "deg", 20000)
+        assert (found.text("ko"), found.text("de")) == (ko, de)
+    for seed in range(500):
+        en = grammar.build("be_adj.present.neg", random.Random(f"deg:{seed}"), lex).text("en")
+        assert not any(f" {d} " in en for d in ("very", "too", "really", "a little")), en
+
+
+def test_someone_elses_feeling_is_a_korean_verb():
+    """나는 슬프다, but 그는 슬퍼한다 (슬프다 of him would read as the speaker's feeling); not for 피곤하다."""
+    lex = lexicon.load()
+    assert korean.adjective_predicate("슬프다", "", "present", False, False, others=True) == "슬퍼한다"
+    assert korean.adjective_predicate("무섭다", "ㅂ", "past", False, False, others=True) == "무서워했다"
+    assert korean.adjective_predicate("슬프다", "", "present", False, False) == "슬프다"
+    assert korean.adjective_predicate("피곤하다", "", "present", False, False, others=True) == "피곤하다"
+    lex = lex.without({a.id for a in lex.adjectives if a.en != "sad"})
+    said = {}
+    for seed in range(300):
+        ex = grammar.build("because_of.present", random.Random(f"sad:{seed}"), lex)
+        said[ex.text("en")] = ex.text("ko")
+    assert said["She is sad because of the rain."] == "그녀는 비 때문에 슬퍼한다."
+    assert said["I am sad because of the rain."] == "나는 비 때문에 슬프다."

@@ -34,6 +34,9 @@ NEGATION = [("지", "EC"), ("않", "VX")]
 HONORIFIC = ("으시", "EP")
 HONORIFIC_VERBS = {"먹다": "드시다", "마시다": "드시다", "자다": "주무시다"}
 IRREGULAR_TAGGED = ("ㅂ", "ㄷ", "ㅅ")
+# Adjectives of feeling: of someone else, Korean says them with -아/어하다 (그는 슬퍼한다)
+FEELINGS = {"슬프다", "외롭다", "초조하다", "무섭다", "걱정스럽다", "속상하다", "자랑스럽다", "기쁘다", "행복하다",
+            "불행하다", "심심하다"}
 FINALS = ("", "ㄱ", "ㄲ", "ㄳ", "ㄴ", "ㄵ", "ㄶ", "ㄷ", "ㄹ", "ㄺ", "ㄻ", "ㄼ", "ㄽ", "ㄾ", "ㄿ", "ㅀ", "ㅁ", "ㅂ", "ㅄ", "ㅅ",
           "ㅆ", "ㅇ", "ㅈ", "ㅊ", "ㅋ", "ㅌ", "ㅍ", "ㅎ")
 
@@ -112,10 +115,15 @@ def attributive(adjective: str, irregular: str) -> str:
 
 
 def adjective_predicate(adjective: str, irregular: str, tense: str, negative: bool, question: bool,
-                        honorific: bool = False) -> str:
+                        honorific: bool = False, others: bool = False) -> str:
     """'빨갛다' -> '빨갛다', '빨갛지 않았다', '빨개요'; a noun color takes the copula: '초록색이다', '초록색이 아니다';
-    honorific: '친절하다' -> '친절하시다'."""
+    honorific: '친절하다' -> '친절하시다'.  others: the feeling of someone else, which Korean says with the verb
+    -아/어하다 ('그는 슬퍼한다', not 그는 슬프다; '걱정스러워했다')."""
     past = tense == "past"
+    if others and adjective in FEELINGS:
+        verb = join([stem(adjective, irregular, True), ("어", "EC")]) + "하다"
+        endings = (QUESTION if question else STATEMENT)[tense]
+        return predicate(stem(verb, "", False), endings, negative=negative, honorific=honorific)
     if irregular != "N":
         endings = (QUESTION if question else STATEMENT)[tense]
         return predicate(stem(adjective, irregular, True), endings, negative=negative, honorific=honorific)

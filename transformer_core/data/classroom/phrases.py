@@ -174,6 +174,11 @@ class Subject:
         return self.pronoun is PRONOUNS["you"]
 
     @property
+    def others(self) -> bool:
+        """Someone other than the speaker and the one spoken to: he, she, they, a name, a noun phrase."""
+        return self.pronoun is None or self.pronoun.en in ("he", "she", "they")
+
+    @property
     def honorific(self) -> bool:
         """A subject owed respect: the Korean verb takes -(으)시-."""
         return self.phrase is not None and self.phrase.elder

@@ -15,9 +15,9 @@ FREE_TIMES = {"today", "tomorrow", "this weekend", "on Friday", "on Saturday", "
 PLANS = (("the weekend", "주말에", "das Wochenende"), ("the holidays", "방학에", "die Ferien"),
          ("the summer vacation", "여름 방학에", "die Sommerferien"), ("tomorrow", "내일", "morgen"),
          ("the winter vacation", "겨울 방학에", "die Winterferien"), ("tonight", "오늘 밤에", "heute Abend"))
-# Good luck on/with: the event, what Korean wishes one (do it well), German (dative after bei)
-LUCK = (("test", "시험", "잘 봐요"), ("exam", "시험", "잘 봐요"), ("game", "경기", "잘해요"),
-        ("concert", "콘서트", "잘해요"), ("trip", "여행", "잘 다녀와요"))
+# Good luck on/with: the event, what Korean wishes one (do it well), the German preposition (with the dative)
+LUCK = (("test", "시험", "잘 봐요", "bei"), ("exam", "시험", "잘 봐요", "bei"), ("game", "경기", "잘해요", "bei"),
+        ("concert", "콘서트", "잘해요", "bei"), ("trip", "여행", "잘 다녀와요", "auf"))
 # Thanks for: English, Korean (before 고마워요), German (accusative after für)
 THANKS = (("the gift", "선물", "das Geschenk"), ("your help", "도와줘서", "deine Hilfe"), ("the letter", "편지", "den Brief"),
           ("the food", "음식", "das Essen"), ("the invitation", "초대해 줘서", "die Einladung"),
@@ -62,15 +62,15 @@ def free_time(kind: str):
 def good_luck(g: Gen) -> Example:
     """'Good luck on your test!' -> '시험 잘 봐요!' -> 'Viel Glück bei deinem Test!'"""
     event = {n.en: n for n in g.lex.nouns if n.cls == "event"}
-    en_e, ko_e, ko_wish = g.pick([k for k in LUCK if k[0] in event], used=False)
+    en_e, ko_e, ko_wish, prep = g.pick([k for k in LUCK if k[0] in event], used=False)
     noun = event[en_e]
     g.lemmas.add(noun.id)
     your = g.chance(0.6)
     en = [chunk("good", "LUCK"), chunk("luck", "LUCK"), chunk("on" if g.chance(0.5) else "with", "E"),
           chunk("your" if your else "the", "E"), chunk(en_e, "E")]
     det = german.article("dein" if your else "def", noun.de_gender, "dat")
-    bei = [chunk("beim", "E")] if det == "dem" else [chunk("bei", "E"), chunk(det, "E")]     # bei dem -> beim
-    de = [chunk("viel", "LUCK"), chunk("Glück", "LUCK"), *bei, chunk(noun.de, "E")]
+    at = [chunk("beim", "E")] if (prep, det) == ("bei", "dem") else [chunk(prep, "E"), chunk(det, "E")]  # beim
+    de = [chunk("viel", "LUCK"), chunk("Glück", "LUCK"), *at, chunk(noun.de, "E")]
     ko = [chunk(ko_e, "E"), *(chunk(w, "LUCK") for w in ko_wish.split(" "))]
     return Example("", en, ko, de, end="!", lemmas={noun.id})
 

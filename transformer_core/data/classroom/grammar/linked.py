@@ -114,7 +114,8 @@ def feeling_because(g: Gen) -> Example:
     reason_ko = reason_ko[len(c.subject.ko("은", "2S")):]
     *words, last = reason_ko
     ko = [*Subject(pronoun=p).ko("은"), *words, (last[0], last[1] | {"CONJ"}),
-          chunk(korean.adjective_predicate(adjective.ko, adjective.ko_irr, "present", False, False), "A")]
+          chunk(korean.adjective_predicate(adjective.ko, adjective.ko_irr, "present", False, False,
+                                           others=c.subject.others), "A")]
     return Example("", en, ko, de, lemmas=lemmas_of(c) | {adjective.id})
 
 
@@ -141,7 +142,8 @@ def because_of(tense: str):
               chunk("because", "CONJ"), chunk("of", "CONJ"), chunk(cause_en, "R")]
         de = [chunk(p.de, "S"), chunk(de_be, "V"), chunk("wegen", "CONJ"), chunk(cause_de, "R"),
               chunk(adjective.de, "A")]
-        pred = korean.adjective_predicate(adjective.ko, adjective.ko_irr, tense, False, False)
+        pred = korean.adjective_predicate(adjective.ko, adjective.ko_irr, tense, False, False,
+                                          others=Subject(pronoun=p).others)
         ko = [*Subject(pronoun=p).ko("은"), chunk(cause_ko, "R"), chunk("때문에", "CONJ"),
               *(chunk(w, "A", "V") for w in pred.split(" "))]
         return Example("", en, ko, de, lemmas={adjective.id})

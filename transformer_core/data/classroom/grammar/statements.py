@@ -118,6 +118,20 @@ def _be(g: Gen, subject: Subject, tense: str, neg: bool, question: bool, contrac
     return en_v, de_v
 
 
+DEGREE_P = 0.3     # how often "to be" + adjective says how much: "My tea is too sweet."
+DEGREES = (("very", "아주", "sehr"), ("too", "너무", "zu"), ("really", "정말", "wirklich"),
+           ("a little", "조금", "ein bisschen"), ("so", "정말", "so"))
+
+
+def degree(g: Gen, neg: bool) -> tuple[list, list, list]:
+    """How much, before the adjective in each language ("too sweet", "너무 달다", "zu süß"), or nothing; never in
+    a negated sentence ("not very" is 별로 … 않다, another construction)."""
+    if neg or not g.chance(DEGREE_P):
+        return [], [], []
+    en, ko, de = g.pick(DEGREES, used=False)
+    return [chunk(en, "DEG")], [chunk(ko, "DEG")], [chunk(de, "DEG")]
+
+
 def be_adjective(tense: str, neg: bool, ask: bool = False):
     def build(g: Gen) -> Example:
         persons = g.chance(0.4)
@@ -132,15 +146,17 @@ def be_adjective(tense: str, neg: bool, ask: bool = False):
         g.lemmas.add(adjective.id)
         en_v, de_v = _be(g, subject, tense, neg, ask, g.chance(0.5))
         ko_words = korean.adjective_predicate(adjective.ko, adjective.ko_irr, tense, neg, ask,
-                                              honorific=subject.honorific).split(" ")
+                                              honorific=subject.honorific, others=subject.others).split(" ")
         ko_pred = [chunk(w, "NEG" if w.startswith(("않", "아니")) else "A") for w in ko_words]
         ko_subject = [] if ask and subject.is_you else subject.ko("은")
-        en = ([*en_v, *subject.en(), chunk(adjective.en, "A")] if ask else
-              [*subject.en(), *en_v, chunk(adjective.en, "A")])
+        en_deg, ko_deg, de_deg = degree(g, neg)
+        en = ([*en_v, *subject.en(), *en_deg, chunk(adjective.en, "A")] if ask else
+              [*subject.en(), *en_v, *en_deg, chunk(adjective.en, "A")])
         nicht = [chunk("nicht", "NEG")] if neg else []
-        de = ([chunk(de_v, "V"), *subject.de(), *nicht, chunk(adjective.de, "A")] if ask else
-              [*subject.de(), chunk(de_v, "V"), *nicht, chunk(adjective.de, "A")])
-        return Example("", en, [*ko_subject, *ko_pred], de, end="?" if ask else ".", lemmas=g.lemmas | subject.lemmas())
+        de = ([chunk(de_v, "V"), *subject.de(), *nicht, *de_deg, chunk(adjective.de, "A")] if ask else
+              [*subject.de(), chunk(de_v, "V"), *nicht, *de_deg, chunk(adjective.de, "A")])
+        return Example("", en, [*ko_subject, *ko_deg, *ko_pred], de, end="?" if ask else ".",
+                       lemmas=g.lemmas | subject.lemmas())
     return build
 
 

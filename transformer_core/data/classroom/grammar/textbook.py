@@ -7,7 +7,7 @@ from ..phrases import NounPhrase, PRONOUNS, Pronoun, Subject
 from ..sentence import Example, chunk
 from .clause import ko_clause, obj_de, obj_en
 from .gen import Gen
-from .statements import active_clause, lemmas_of
+from .statements import active_clause, degree, lemmas_of
 from .verbs import DeVerb, de_clause, de_verb, en_verb, ko_stem, ko_verb
 
 
@@ -16,24 +16,26 @@ def weather(tense: str, ask: bool = False):
     def build(g: Gen) -> Example:
         adjective = g.pick([a for a in g.lex.adjectives if "weather" in a.applies])
         time = g.pick([t for t in g.lex.times if tense in t.tenses and not t.ko.endswith("에")
-                       and not t.en.startswith(("once", "twice"))])      # not "It is cold twice a week."
+                       and not t.en.startswith(("once", "twice", "three times"))])      # not "It is cold twice a week."
         be = "was" if tense == "past" else "is"
         de_be = "war" if tense == "past" else "ist"
         if tense == "future":
             en_v, de_v, de_right = [chunk("will", "V"), chunk("be", "V")], "wird", [chunk("sein", "V")]
         else:
             en_v, de_v, de_right = [chunk(be, "V")], de_be, []
+        en_deg, ko_deg, de_deg = degree(g, False)
         if ask:
-            en = [chunk(en_v[0][0], "V"), chunk("it", "S"), *en_v[1:], chunk(adjective.en, "A"), chunk(time.en, "T")]
-            de = [chunk(de_v, "V"), chunk("es", "S"), chunk(time.de, "T"), chunk(adjective.de, "A"), *de_right]
+            en = [chunk(en_v[0][0], "V"), chunk("it", "S"), *en_v[1:], *en_deg, chunk(adjective.en, "A"),
+                  chunk(time.en, "T")]
+            de = [chunk(de_v, "V"), chunk("es", "S"), chunk(time.de, "T"), *de_deg, chunk(adjective.de, "A"), *de_right]
         else:
-            en = [chunk("it", "S"), *en_v, chunk(adjective.en, "A"), chunk(time.en, "T")]
-            de = [chunk("es", "S"), chunk(de_v, "V"), chunk(time.de, "T"), chunk(adjective.de, "A"), *de_right]
+            en = [chunk("it", "S"), *en_v, *en_deg, chunk(adjective.en, "A"), chunk(time.en, "T")]
+            de = [chunk("es", "S"), chunk(de_v, "V"), chunk(time.de, "T"), *de_deg, chunk(adjective.de, "A"), *de_right]
         endings = (korean.QUESTION if ask else korean.STATEMENT)[tense]
         pred = korean.predicate(korean.stem(adjective.ko, adjective.ko_irr, True), endings)
         every = time.ko.startswith("매")     # 오늘은 춥다, but 매일 춥다 (no topic after "every")
         ko_time = time.ko if every else korean.with_particle(time.ko, "은")
-        ko = [chunk(ko_time, "T"), *(chunk(w, "A", "V") for w in pred.split(" "))]
+        ko = [chunk(ko_time, "T"), *ko_deg, *(chunk(w, "A", "V") for w in pred.split(" "))]
         return Example("", en, ko, de, end="?" if ask else ".", lemmas={adjective.id, time.id})
     return build
 
