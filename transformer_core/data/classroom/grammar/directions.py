@@ -2,7 +2,6 @@
 number 7.  Korean asks in 해요체 (-세요); German speaks to du, ihr or Sie, as every request does."""
 from __future__ import annotations
 
-from .. import german
 from ..sentence import Example, chunk
 from .gen import Gen
 from .requests import addressee, de_request
