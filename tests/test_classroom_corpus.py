@@ -820,3 +820,18 @@ def test_someone_elses_feeling_is_a_korean_verb():
         said[ex.text("en")] = ex.text("ko")
     assert said["She is sad because of the rain."] == "그녀는 비 때문에 슬퍼한다."
     assert said["I am sad because of the rain."] == "나는 비 때문에 슬프다."
+
+
+def test_what_a_teacher_tells_a_class():
+    lex = lexicon.load()
+    said = {}
+    for seed in range(400):
+        for frame in ("instruction.plain", "instruction.please"):
+            ex = grammar.build(frame, random.Random(f"teach:{seed}"), lex)
+            said.setdefault(ex.text("en"), set()).add((ex.text("ko"), ex.text("de")))
+    assert said["Please sit in your seats."] == {
+        ("자리에 앉아 주세요.", "Setz dich bitte auf deinen Platz."), ("자리에 앉아 주세요.", "Setzt euch bitte auf euren Platz."),
+        ("자리에 앉아 주세요.", "Setzen Sie sich bitte auf Ihren Platz.")}
+    assert ("잘 들으세요.", "Hör gut zu.") in said["Listen carefully."]
+    assert ("책 12쪽을 펴 주세요.", "Schlagt bitte eure Bücher auf Seite zwölf auf.") in said[
+        "Please open your books to page twelve."]

@@ -12,6 +12,7 @@ from .gen import Gen, TENSES
 from .experience import experience
 from .expressions import free_time, good_luck, see_you, thanks
 from .health import hurts, illness
+from .instructions import instruction
 from .shopping import opening_hours, price, temperature, whose
 from .linked import because_of, comparative, consequence, feeling_because, reason, so_please, two_clauses
 from .questions import how_many, wh_what, wh_where, where_is
@@ -61,6 +62,8 @@ def _frames() -> dict[str, Callable[[Gen], Example]]:
             frames[f"{kind}.{'neg' if neg else 'pos'}"] = modal(kind, neg)
         frames[f"q.{kind}"] = modal(kind, False, ask=True)
     frames["can_you_please"] = can_you_please
+    for kind in ("plain", "please"):
+        frames[f"instruction.{kind}"] = instruction(kind)
     frames["lets"] = lets
     for how in ("ask", "please", "like"):
         frames[f"have.{how}"] = can_i_have(how)
