@@ -835,3 +835,21 @@ def test_what_a_teacher_tells_a_class():
     assert ("잘 들으세요.", "Hör gut zu.") in said["Listen carefully."]
     assert ("책 12쪽을 펴 주세요.", "Schlagt bitte eure Bücher auf Seite zwölf auf.") in said[
         "Please open your books to page twelve."]
+
+
+def test_why_and_when_questions():
+    """Korean puts 왜/언제 after the topic; German warum/wann first, then the finite verb."""
+    lex = lexicon.load()
+    keep = {"verb:go", "place:park", "verb:read", "noun:book", "name:Minsu"}
+    lex = lex.without({e.id for e in (*lex.verbs, *lex.places, *lex.nouns, *lex.names)
+                       if e.id not in keep and getattr(e, "cls", "") != "person"})
+    said = {}
+    for seed in range(3000):
+        for frame in ("wh_why.past", "wh_when.present"):
+            try:
+                ex = grammar.build(frame, random.Random(f"wh:{seed}"), lex)
+            except IndexError:      # an intransitive clause: none left in this lexicon
+                continue
+            said[ex.text("en")] = (ex.text("ko"), ex.text("de"))
+    assert said["Why did you go to the park?"] == ("왜 공원에 갔어요?", "Warum bist du in den Park gegangen?")
+    assert said["When does Minsu read the book?"] == ("민수는 언제 책을 읽어요?", "Wann liest Minsu das Buch?")

@@ -15,7 +15,7 @@ from .health import hurts, illness
 from .instructions import instruction
 from .shopping import opening_hours, price, temperature, whose
 from .linked import because_of, comparative, consequence, feeling_because, reason, so_please, two_clauses
-from .questions import how_many, wh_what, wh_where, where_is
+from .questions import how_many, wh_adverb, wh_what, wh_where, where_is
 from .requests import can_i_have, can_you_please, imperative, lets, modal
 from .statements import be_adjective, be_noun, question, statement, there_is, this_is
 from .textbook import (age, birthday, clock, color, distance, favorite, likes_best, likes_doing, name_is, position,
@@ -48,6 +48,8 @@ def _frames() -> dict[str, Callable[[Gen], Example]]:
         frames[f"wh_what.{tense}"] = wh_what(tense)
         frames[f"wh_where.intr.{tense}"] = wh_where("intr", tense)
         frames[f"wh_where.motion.{tense}"] = wh_where("motion", tense)
+        for word in ("why", "when"):
+            frames[f"wh_{word}.{tense}"] = wh_adverb(word, tense)
     for tense in ("present", "past", "future"):
         for neg in (False, True):
             frames[f"dwell.{tense}.{'neg' if neg else 'pos'}"] = statement("dwell", tense, neg)

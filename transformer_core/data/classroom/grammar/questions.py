@@ -1,12 +1,12 @@
-"""Wh-questions: where something is, what and where someone does, how many."""
+"""Wh-questions: where something is, what and where someone does, why and when, how many."""
 from __future__ import annotations
 
 from .. import english, german, korean
 from ..phrases import COUNTERS
 from ..sentence import Example, chunk
-from .clause import Clause, ko_clause
+from .clause import Clause, de_main, en_clause, ko_clause
 from .gen import Gen, STATIVE
-from .statements import dwell_time, lemmas_of
+from .statements import dwell_time, lemmas_of, make_clause
 from .verbs import de_clause, de_verb, en_verb, ko_verb
 
 
@@ -69,6 +69,26 @@ def wh_where(frame: str, tense: str):
         where = [chunk("어디에" if frame in ("motion", "dwell") else "어디에서", "W"),
                  *ko_verb(c.verb.ko, c.verb.ko_irr, tense, False, "question", honorific=c.subject.honorific)]
         ko = ko_clause(c, "question", False, predicate=where)
+        return Example("", en, ko, de, end="?", lemmas=lemmas_of(c))
+    return build
+
+
+WH_ADVERBS = {"why": ("왜", "warum"), "when": ("언제", "wann")}
+
+
+def wh_adverb(word: str, tense: str):
+    """'Why did you go to the park?' -> '왜 공원에 갔어요?' -> 'Warum bist du in den Park gegangen?';
+    'When does Minsu read the book?' -> '민수는 언제 책을 읽어요?' -> 'Wann liest Minsu das Buch?'  Korean puts the
+    word after the topic, German first, before the finite verb."""
+    def build(g: Gen) -> Example:
+        frame = g.pick(("tr", "tr", "motion", "intr"), used=False)
+        c = make_clause(g, frame, tense, False, 0.3 if word == "why" else 0.0)
+        ko_word, de_word = WH_ADVERBS[word]
+        en = [chunk(word, "W"), *en_clause(c, True, False, False)]
+        de = de_main(c, True, False, front=[chunk(de_word, "W")])
+        ko = ko_clause(c, "question", False)
+        topic = 0 if c.subject.is_you else len(c.subject.ko("은"))
+        ko = [*ko[:topic], chunk(ko_word, "W"), *ko[topic:]]
         return Example("", en, ko, de, end="?", lemmas=lemmas_of(c))
     return build
 
