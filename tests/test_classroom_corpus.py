@@ -853,3 +853,16 @@ def test_why_and_when_questions():
             said[ex.text("en")] = (ex.text("ko"), ex.text("de"))
     assert said["Why did you go to the park?"] == ("왜 공원에 갔어요?", "Warum bist du in den Park gegangen?")
     assert said["When does Minsu read the book?"] == ("민수는 언제 책을 읽어요?", "Wann liest Minsu das Buch?")
+
+
+def test_two_adjectives_joined_by_and_or_but():
+    lex = lexicon.load()
+    lex = lex.without({a.id for a in lex.adjectives if a.en not in ("spicy", "delicious", "cold", "windy")}
+                      | {n.id for n in lex.nouns if n.en != "kimchi"})
+    said = {}
+    for seed in range(2000):
+        for frame in ("be_adj2.and", "be_adj2.but"):
+            ex = grammar.build(frame, random.Random(f"adj2:{seed}"), lex)
+            said[ex.text("en")] = (ex.text("ko"), ex.text("de"))
+    assert said["The kimchi is spicy but delicious."] == ("김치는 맵지만 맛있다.", "Das Kimchi ist scharf, aber lecker.")
+    assert said["It is cold and windy in winter."] == ("겨울에는 춥고 바람이 세다.", "Es ist im Winter kalt und windig.")

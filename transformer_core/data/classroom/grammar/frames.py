@@ -17,7 +17,7 @@ from .shopping import opening_hours, price, temperature, whose
 from .linked import because_of, comparative, consequence, feeling_because, reason, so_please, two_clauses
 from .questions import how_many, wh_adverb, wh_what, wh_where, where_is
 from .requests import can_i_have, can_you_please, imperative, lets, modal
-from .statements import be_adjective, be_noun, question, statement, there_is, this_is
+from .statements import be_adjective, be_noun, question, statement, there_is, this_is, two_adjectives
 from .textbook import (age, birthday, clock, color, distance, favorite, likes_best, likes_doing, name_is, position,
                        starts_at, takes, weather, weather_verb)
 
@@ -39,6 +39,8 @@ def _frames() -> dict[str, Callable[[Gen], Example]]:
             frames[f"be_noun.{tense}.{pol}"] = be_noun(tense, neg)
         frames[f"q.be_adj.{tense}"] = be_adjective(tense, False, ask=True)
         frames[f"q.be_noun.{tense}"] = be_noun(tense, False, ask=True)
+    for word in ("and", "but"):
+        frames[f"be_adj2.{word}"] = two_adjectives(word)
     frames["this_is"] = this_is(False)
     frames["q.this_is"] = this_is(True)
     frames["there_is.pos"] = there_is(False)

@@ -160,6 +160,49 @@ def be_adjective(tense: str, neg: bool, ask: bool = False):
     return build
 
 
+SEASONS = {"in spring", "in summer", "in autumn", "in winter"}
+MONTHS = {"January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+          "November", "December"}
+TEMPERATURES = {"hot", "cold", "warm", "cool", "mild", "freezing", "chilly"}
+
+
+def two_adjectives(word: str):
+    """'The soup is hot and salty.' -> '국은 뜨겁고 짜다.' -> 'Die Suppe ist heiß und salzig.'; word 'but':
+    'The kimchi is spicy but delicious.' -> '김치는 맵지만 맛있다.' -> 'Das Kimchi ist scharf, aber lecker.';
+    or the weather: 'It is cold and windy today.' -> '오늘은 춥고 바람이 세다.' -> 'Es ist heute kalt und windig.'"""
+    def build(g: Gen) -> Example:
+        if g.chance(0.3):
+            cls = "weather"
+            time = g.pick([t for t in g.lex.times if t.en in SEASONS or t.en in ("today", "in the morning")
+                           or (t.en.startswith("in ") and t.en[3:] in MONTHS)])
+            en_s, de_s = [chunk("it", "S")], [chunk("es", "S")]
+            ko_s = [chunk(time.ko if time.ko.startswith("매") else korean.with_particle(time.ko, "은"), "T")]
+            lemmas = {time.id}
+        else:
+            classes = {n.cls for n in g.lex.nouns} - {"person"}
+            cls = g.pick(sorted(c for c in classes if sum(c in a.applies for a in g.lex.adjectives) > 1), used=False)
+            np = g.phrase((cls,), dets=("the", "poss", "this"), adjective=0)
+            en_s, de_s, ko_s, lemmas, time = np.en("S"), np.de("S", "nom"), np.ko("S", "은"), np.lemmas(), None
+        first = g.pick([a for a in g.lex.adjectives if cls in a.applies])
+        second = g.pick([a for a in g.lex.adjectives if cls in a.applies and a != first
+                         and not {a.en, first.en} <= TEMPERATURES])      # not "cold and hot"
+        plural = time is None and np.plural
+        en_tail = [chunk(time.en, "T")] if time else []
+        de_mid = [chunk(time.de, "T")] if time else []
+        en = [*en_s, chunk("are" if plural else "is", "V"), chunk(first.en, "A"),
+              chunk(word, "CONJ"), chunk(second.en, "A2"), *en_tail]
+        de = [*de_s, chunk("sind" if plural else "ist", "V"), *de_mid,
+              chunk(first.de + ("," if word == "but" else ""), "A"), chunk("und" if word == "and" else "aber", "CONJ"),
+              chunk(second.de, "A2")]
+        connective = "고" if word == "and" else "지만"
+        first_ko = korean.join([korean.stem(first.ko, first.ko_irr, True), (connective, "EC")]).split(" ")
+        second_ko = korean.adjective_predicate(second.ko, second.ko_irr, "present", False, False).split(" ")
+        ko = [*ko_s, *(chunk(w, "A") for w in first_ko[:-1]), chunk(first_ko[-1], "A", "CONJ"),
+              *(chunk(w, "A2") for w in second_ko)]
+        return Example("", en, ko, de, lemmas=lemmas | {first.id, second.id})
+    return build
+
+
 def be_noun(tense: str, neg: bool, ask: bool = False):
     """'I am a student.' -> '나는 학생이다.' -> 'Ich bin Schüler.' (no article for a role in German)."""
     def build(g: Gen) -> Example:
