@@ -866,3 +866,21 @@ def test_two_adjectives_joined_by_and_or_but():
             said[ex.text("en")] = (ex.text("ko"), ex.text("de"))
     assert said["The kimchi is spicy but delicious."] == ("김치는 맵지만 맛있다.", "Das Kimchi ist scharf, aber lecker.")
     assert said["It is cold and windy in winter."] == ("겨울에는 춥고 바람이 세다.", "Es ist im Winter kalt und windig.")
+
+
+def test_third_review_fixes():
+    """A noun colour joins with the copula (초록색이고), "wet" is 젖어 있다, 불행하다 is not a feeling verb, one
+    pupil opens one book (Schlag dein Buch auf), and 마다 takes no topic particle."""
+    assert korean.connected("초록색", "N", "지만") == "초록색이지만"
+    assert korean.connected("맵다", "ㅂ", "고") == "맵고"
+    assert korean.adjective_predicate("불행하다", "", "present", False, False, others=True) == "불행하다"
+    assert korean.time_topic("10분마다") == "10분마다" and korean.time_topic("겨울에") == "겨울에는"
+    lex = lexicon.load()
+    assert lemma(lex.adjectives, "wet").ko == "젖어 있다"
+    said = set()
+    for seed in range(3000):
+        ex = grammar.build("instruction.plain", random.Random(f"du:{seed}"), lex)
+        if ex.text("en") == "Open your books to page ten.":
+            said.add(ex.text("de"))
+    assert said == {"Schlag dein Buch auf Seite zehn auf.", "Schlagt eure Bücher auf Seite zehn auf.",
+                    "Schlagen Sie Ihre Bücher auf Seite zehn auf."}

@@ -36,7 +36,7 @@ HONORIFIC_VERBS = {"먹다": "드시다", "마시다": "드시다", "자다": "�
 IRREGULAR_TAGGED = ("ㅂ", "ㄷ", "ㅅ")
 # Adjectives of feeling: of someone else, Korean says them with -아/어하다 (그는 슬퍼한다)
 FEELINGS = {"슬프다", "외롭다", "초조하다", "무섭다", "걱정스럽다", "속상하다", "자랑스럽다", "기쁘다", "행복하다",
-            "불행하다", "심심하다"}
+            "심심하다"}
 FINALS = ("", "ㄱ", "ㄲ", "ㄳ", "ㄴ", "ㄵ", "ㄶ", "ㄷ", "ㄹ", "ㄺ", "ㄻ", "ㄼ", "ㄽ", "ㄾ", "ㄿ", "ㅀ", "ㅁ", "ㅂ", "ㅄ", "ㅅ",
           "ㅆ", "ㅇ", "ㅈ", "ㅊ", "ㅋ", "ㅌ", "ㅍ", "ㅎ")
 
@@ -131,6 +131,18 @@ def adjective_predicate(adjective: str, irregular: str, tense: str, negative: bo
         ending = "다" if not question else "어요" if past else "에요"     # 아니에요, 아니었어요
         return with_particle(adjective, "이") + " " + join([("아니", "VCN"), *([("었", "EP")] if past else []), (ending, "EF")])
     return copula(adjective, past, question)
+
+
+def connected(adjective: str, irregular: str, connective: str) -> str:
+    """The first of two predicates joined by 고 or 지만: 맵지만, 덥고; a noun color with the copula: 초록색이고."""
+    if irregular == "N":
+        return join([(adjective, "NNG"), ("이", "VCP"), (connective, "EC")])
+    return join([stem(adjective, irregular, True), (connective, "EC")])
+
+
+def time_topic(time: str) -> str:
+    """A time as the topic of a sentence about the weather: 오늘은, 겨울에는; but 매일, 10분마다 take no 은."""
+    return time if time.startswith("매") or time.endswith("마다") else with_particle(time, "은")
 
 
 def has_final_consonant(word: str) -> bool:

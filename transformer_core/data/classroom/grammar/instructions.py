@@ -9,16 +9,17 @@ from .gen import Gen
 from .requests import addressee, de_request
 
 # (English after the verb, the verb; Korean object or adverb, its verb and irregular class; German verb, the
-# words of its middle field with {your} for the possessive stem)
+# words of its middle field with {your} for the possessive stem, and where one pupil (du) has one thing, not
+# several, the words said to du)
 INSTRUCTIONS = (
-    ("raise", "your hand", "손을", "들다", "", "heben", "die Hand"),
-    ("repeat", "after me", "저를 따라", "하다", "", "nach|sprechen", "mir"),
-    ("look", "at the board", "칠판을", "보다", "", "an|schauen", "die Tafel"),
-    ("listen", "carefully", "잘", "듣다", "ㄷ", "zu|hören", "gut"),
-    ("work", "in pairs", "짝과 함께", "활동하다", "", "arbeiten", "zu zweit"),
-    ("take out", "your pencils", "연필을", "꺼내다", "", "heraus|nehmen", "{your}e Stifte"),
-    ("put away", "your phones", "휴대폰을", "집어넣다", "", "weg|legen", "{your}e Handys"),
-    ("sit", "in your seats", "자리에", "앉다", "", "setzen", "dich auf {your}en Platz"),
+    ("raise", "your hand", "손을", "들다", "", "heben", "die Hand", ""),
+    ("repeat", "after me", "저를 따라", "하다", "", "nach|sprechen", "mir", ""),
+    ("look", "at the board", "칠판을", "보다", "", "an|schauen", "die Tafel", ""),
+    ("listen", "carefully", "잘", "듣다", "ㄷ", "zu|hören", "gut", ""),
+    ("work", "in pairs", "짝과 함께", "활동하다", "", "arbeiten", "zu zweit", ""),
+    ("take out", "your pencils", "연필을", "꺼내다", "", "heraus|nehmen", "{your}e Stifte", "deinen Stift"),
+    ("put away", "your phones", "휴대폰을", "집어넣다", "", "weg|legen", "{your}e Handys", "dein Handy"),
+    ("sit", "in your seats", "자리에", "앉다", "", "setzen", "dich auf {your}en Platz", ""),
 )
 YOUR_STEM = {"du": "dein", "ihr": "eur", "Sie": "Ihr"}     # before an ending: deine, eure, Ihren
 PAGE_P = 0.35       # how often a teacher's request is to open the book at a page
@@ -36,14 +37,14 @@ def instruction(kind: str):
             g.lemmas.add(page.id)
             en = [*please_en, chunk("open", "V"), chunk("your", "O"), chunk("books", "O"), chunk("to", "P"),
                   chunk("page", "P"), chunk(page.en, "N")]
-            books = YOUR_STEM[address] + "e"
-            de = de_request("auf|schlagen", address, [*please_de, chunk(books, "O"), chunk("Bücher", "O"),
+            books = ["dein", "Buch"] if address == "du" else [YOUR_STEM[address] + "e", "Bücher"]   # one pupil's book
+            de = de_request("auf|schlagen", address, [*please_de, *(chunk(w, "O") for w in books),
                                                       chunk("auf", "P"), chunk("Seite", "P"), chunk(page.de, "N")])
             opened = korean.predicate(korean.stem("펴다", "", False), endings).split(" ")
             ko = [chunk("책", "O"), chunk(f"{page.n}쪽을", "P", "N"), *(chunk(w, "V") for w in opened)]
             return Example("", en, ko, de)
-        verb_en, rest_en, ko_what, verb_ko, irr, verb_de, rest_de = g.pick(INSTRUCTIONS, used=False)
-        rest_de = rest_de.format(your=YOUR_STEM[address])
+        verb_en, rest_en, ko_what, verb_ko, irr, verb_de, rest_de, to_du = g.pick(INSTRUCTIONS, used=False)
+        rest_de = to_du if address == "du" and to_du else rest_de.format(your=YOUR_STEM[address])
         if address != "du":
             rest_de = rest_de.replace("dich", "euch" if address == "ihr" else "sich")
         en = [*please_en, chunk(verb_en, "V"), chunk(rest_en, "O")]

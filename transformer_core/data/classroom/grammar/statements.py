@@ -176,7 +176,7 @@ def two_adjectives(word: str):
             time = g.pick([t for t in g.lex.times if t.en in SEASONS or t.en in ("today", "in the morning")
                            or (t.en.startswith("in ") and t.en[3:] in MONTHS)])
             en_s, de_s = [chunk("it", "S")], [chunk("es", "S")]
-            ko_s = [chunk(time.ko if time.ko.startswith("매") else korean.with_particle(time.ko, "은"), "T")]
+            ko_s = [chunk(korean.time_topic(time.ko), "T")]
             lemmas = {time.id}
         else:
             classes = {n.cls for n in g.lex.nouns} - {"person"}
@@ -195,7 +195,7 @@ def two_adjectives(word: str):
               chunk(first.de + ("," if word == "but" else ""), "A"), chunk("und" if word == "and" else "aber", "CONJ"),
               chunk(second.de, "A2")]
         connective = "고" if word == "and" else "지만"
-        first_ko = korean.join([korean.stem(first.ko, first.ko_irr, True), (connective, "EC")]).split(" ")
+        first_ko = korean.connected(first.ko, first.ko_irr, connective).split(" ")
         second_ko = korean.adjective_predicate(second.ko, second.ko_irr, "present", False, False).split(" ")
         ko = [*ko_s, *(chunk(w, "A") for w in first_ko[:-1]), chunk(first_ko[-1], "A", "CONJ"),
               *(chunk(w, "A2") for w in second_ko)]

@@ -16,7 +16,8 @@ def weather(tense: str, ask: bool = False):
     def build(g: Gen) -> Example:
         adjective = g.pick([a for a in g.lex.adjectives if "weather" in a.applies])
         time = g.pick([t for t in g.lex.times if tense in t.tenses and not t.ko.endswith("에")
-                       and not t.en.startswith(("once", "twice", "three times"))])      # not "It is cold twice a week."
+                       and not t.en.startswith(("once", "twice", "three times"))      # not "It is cold twice a week."
+                       and not t.en.endswith("minutes")])
         be = "was" if tense == "past" else "is"
         de_be = "war" if tense == "past" else "ist"
         if tense == "future":
@@ -33,9 +34,7 @@ def weather(tense: str, ask: bool = False):
             de = [chunk("es", "S"), chunk(de_v, "V"), chunk(time.de, "T"), *de_deg, chunk(adjective.de, "A"), *de_right]
         endings = (korean.QUESTION if ask else korean.STATEMENT)[tense]
         pred = korean.predicate(korean.stem(adjective.ko, adjective.ko_irr, True), endings)
-        every = time.ko.startswith("매")     # 오늘은 춥다, but 매일 춥다 (no topic after "every")
-        ko_time = time.ko if every else korean.with_particle(time.ko, "은")
-        ko = [chunk(ko_time, "T"), *ko_deg, *(chunk(w, "A", "V") for w in pred.split(" "))]
+        ko = [chunk(korean.time_topic(time.ko), "T"), *ko_deg, *(chunk(w, "A", "V") for w in pred.split(" "))]
         return Example("", en, ko, de, end="?" if ask else ".", lemmas={adjective.id, time.id})
     return build
 
