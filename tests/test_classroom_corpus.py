@@ -884,3 +884,19 @@ def test_third_review_fixes():
             said.add(ex.text("de"))
     assert said == {"Schlag dein Buch auf Seite zehn auf.", "Schlagt eure Bücher auf Seite zehn auf.",
                     "Schlagen Sie Ihre Bücher auf Seite zehn auf."}
+
+
+def test_in_haeyoche_the_speaker_is_humble():
+    """저는 and 제 in a question or a request (해요체); 나는 and 내 stay in a 한다체 statement."""
+    lex = lexicon.load()
+    asked = stated = 0
+    for seed in range(1500):
+        ex = grammar.build("wh_why.past", random.Random(f"humble:{seed}"), lex)
+        if ex.text("en").startswith("Why did I "):
+            assert ex.text("ko").startswith("저는 왜 "), ex.text("ko")
+            asked += 1
+        ex = grammar.build("tr.past.pos", random.Random(f"humble:{seed}"), lex)
+        if ex.text("en").startswith("I "):
+            assert ex.text("ko").startswith("나는 "), ex.text("ko")
+            stated += 1
+    assert asked and stated

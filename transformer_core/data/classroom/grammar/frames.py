@@ -145,6 +145,13 @@ def _frames() -> dict[str, Callable[[Gen], Example]]:
 
 
 FRAMES = _frames()
+HUMBLE = {"나는": "저는", "내가": "제가", "나를": "저를", "내": "제", "나에게": "저에게", "나와": "저와", "나보다": "저보다"}
+
+
+def polite(ko: list) -> list:
+    """A sentence in 해요체 speaks of oneself humbly (저는 왜 늦었어요?, 제 가방을 가져오세요) and leaves out the
+    casual 너의 ("생일이 언제예요?")."""
+    return [(HUMBLE.get(text, text), tags) for text, tags in ko if text != "너의"]
 BRITISH_P = 0.2     # how often the English is in British spelling: "my favourite colour"
 
 
@@ -153,8 +160,8 @@ def build(name: str, rng: random.Random, lex: Lexicon) -> Example:
     example = FRAMES[name](g)
     example.frame = name
     example.lemmas |= g.lemmas
-    if example.end == "?":          # a polite 해요체 question leaves out the casual 너의: "생일이 언제예요?"
-        example.ko = [c for c in example.ko if c[0] != "너의"]
+    if example.end == "?" or example.ko[-1][0].endswith("요"):     # 해요체: polite to the one spoken to
+        example.ko = polite(example.ko)
     if rng.random() < BRITISH_P:
         example.en = [(english.british(text), tags) for text, tags in example.en]
     return example
