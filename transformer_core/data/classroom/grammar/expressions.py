@@ -42,16 +42,16 @@ def free_time(kind: str):
         ask = kind == "ask"
         p = PRONOUNS["you"] if ask else PRONOUNS[g.rng.choice(["I", "I", "we", "he", "she"])]
         neg = not ask and g.chance(0.35)
-        tense_de = german.present("haben", p.de_person)[0]
+        de_have = german.present("haben", p.de_person)[0]
         if ask:
             en = [chunk("are", "V"), chunk("you", "S"), chunk("free", "FREE"), chunk(time.en, "T")]
-            de = [chunk(tense_de, "V"), chunk(p.de, "S"), chunk(time.de, "T"), chunk("Zeit", "FREE")]
+            de = [chunk(de_have, "V"), chunk(p.de, "S"), chunk(time.de, "T"), chunk("Zeit", "FREE")]
             ko = [chunk(time.ko, "T"), chunk("시간", "FREE"), chunk("있어요", "V")]
             return Example("", en, ko, de, end="?", lemmas={time.id})
         be = {"I": "am", "we": "are"}.get(p.en, "is")
         en = [chunk(p.en, "S"), chunk(be, "V"), *([chunk("not", "NEG")] if neg else []), chunk("free", "FREE"),
               chunk(time.en, "T")]
-        de = [chunk(p.de, "S"), chunk(tense_de, "V"), chunk(time.de, "T"),
+        de = [chunk(p.de, "S"), chunk(de_have, "V"), chunk(time.de, "T"),
               *([chunk("keine", "NEG")] if neg else []), chunk("Zeit", "FREE")]
         ko = [*Subject(pronoun=p).ko("은"), chunk(time.ko, "T"), chunk("시간이", "FREE"),
               chunk("없다" if neg else "있다", "V", *(("NEG",) if neg else ()))]
