@@ -14,6 +14,11 @@ def chunk(text: str, *tags: str) -> Chunk:
     return text, frozenset(tags)
 
 
+def time_chunks(time) -> tuple[list[Chunk], list[Chunk], list[Chunk]]:
+    """A time expression's chunk in English, Korean and German (tag T), or nothing when there is none."""
+    return ([chunk(time.en, "T")], [chunk(time.ko, "T")], [chunk(time.de, "T")]) if time else ([], [], [])
+
+
 def words(chunks: list[Chunk], end: str) -> list[tuple[str, frozenset[str]]]:
     """Whitespace words with their tags; `end` ('.', '?', '!') is glued to the last word."""
     out = [(word, tags) for text, tags in chunks if text for word in text.split(" ") if word]

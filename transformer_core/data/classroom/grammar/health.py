@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .. import german, korean
 from ..phrases import NounPhrase, PRONOUNS, Subject
-from ..sentence import Example, chunk
+from ..sentence import Example, chunk, time_chunks
 from .gen import Gen
 from .textbook import person
 
@@ -38,11 +38,6 @@ def _ache_time(g: Gen, tense: str, p: float):
     return g.pick(times) if times and g.chance(p) else None
 
 
-def _time_chunks(time) -> tuple[list, list, list]:
-    """The time's chunks in English, Korean and German, or nothing."""
-    return ([chunk(time.en, "T")], [chunk(time.ko, "T")], [chunk(time.de, "T")]) if time else ([], [], [])
-
-
 def _ko_ache(predicate: str, tense: str, ask: bool) -> str:
     """아프다 (an adjective), 열이 난다; a cold one has once one has caught it: 감기에 걸렸다 now, 감기에 걸려
     있었다 then (걸렸다 with a past time would say one caught it then)."""
@@ -71,7 +66,7 @@ def hurts(tense: str, ask: bool = False):
         np = NounPhrase(part, "poss", part.en in ("leg", "foot", "eye", "ear", "knee") and g.chance(0.4), owner)
         time = None if ask else _ache_time(g, tense, 0.5)
         plural = np.plural
-        en_time, ko_time, de_time = _time_chunks(time)
+        en_time, ko_time, de_time = time_chunks(time)
         de_tut = {"present": "tun" if plural else "tut", "past": "taten" if plural else "tat"}[tense]
         ko = [*(ko_owner or []), *ko_time, *np.ko("N", "이")[1:], chunk(_ko_ache("아프다", tense, ask), "V")]
         de_part = np.de("N", "nom")
@@ -104,7 +99,7 @@ def illness(tense: str, ask: bool = False):
         have = "have" if subject.en_person != 3 else "has"
         de_have = german.present("haben", subject.de_person)[0] if tense == "present" \
             else german.preterite("haben", subject.de_person)
-        en_time, ko_time, de_time = _time_chunks(time)
+        en_time, ko_time, de_time = time_chunks(time)
         ko_subject = [] if ask and subject.is_you else subject.ko("은")
         ko = [*ko_subject, *ko_time, chunk(ko_noun, "ILL"), chunk(_ko_ache(ko_pred, tense, ask), "ILL", "V")]
         if ask:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from .. import german, korean
 from ..phrases import NounPhrase
-from ..sentence import Example, chunk
+from ..sentence import Example, chunk, time_chunks
 from .gen import Gen
 
 WARES = ("food", "thing", "readable", "clothing", "instrument")
@@ -95,9 +95,8 @@ def opening_hours(kind: str, ask: bool = False):
         en_s = [chunk("the", "S.det"), chunk(place.en, "S.n")]
         de_s = [chunk(german.article("def", place.de_gender, "nom"), "S.det"), chunk(place.de, "S.n")]
         ko_s = [chunk(korean.with_particle(place.ko, "은"), "S.n")]
-        en_day = [chunk(day.en, "T")] if day else []
-        de_day = [chunk(day.de, "T")] if day else []
-        ko_day = [chunk(day.ko, "T")] if day else []
+        en_day, ko_day, de_day = time_chunks(day)
+        lemmas = {place.id} | ({day.id} if day else set())
         if kind == "from":
             a, b = hours[g.rng.choice((7, 8, 9, 10, 11))], hours[g.rng.choice((5, 6, 7, 8, 9, 10))]
             en = [*en_s, chunk("is", "V"), chunk("open", "V"), chunk("from", "FROM"), chunk(a.en, "A"),
@@ -106,7 +105,7 @@ def opening_hours(kind: str, ask: bool = False):
                   chunk(b.de, "B"), chunk("geöffnet", "V")]
             ko = [*ko_s, *ko_day, chunk(a.ko_attr, "A"), chunk("시부터", "A", "FROM"), chunk(b.ko_attr, "B"),
                   chunk("시까지", "B", "TO"), chunk("문을", "V"), chunk("연다", "V")]
-            return Example("", en, ko, de, lemmas={place.id} | ({day.id} if day else set()))
+            return Example("", en, ko, de, lemmas=lemmas)
         verb_en, verb_de, verb_ko = {"open": ("open", "öffnet", "열다"), "close": ("close", "schließt", "닫다")}[kind]
         ending = korean.QUESTION["present"] if ask else korean.STATEMENT["present"]
         ko_v = [chunk("문을", "V"), chunk(korean.predicate(korean.stem(verb_ko, "", False), ending), "V")]
@@ -114,10 +113,10 @@ def opening_hours(kind: str, ask: bool = False):
             en = [chunk("what", "W"), chunk("time", "W"), chunk("does", "V"), *en_s, chunk(verb_en, "V"), *en_day]
             de = [chunk("um wie viel Uhr", "W"), chunk(verb_de, "V"), *de_s, *de_day]
             ko = [*ko_s, *ko_day, chunk("몇", "W"), chunk("시에", "W"), *ko_v]
-            return Example("", en, ko, de, end="?", lemmas={place.id} | ({day.id} if day else set()))
+            return Example("", en, ko, de, end="?", lemmas=lemmas)
         h = hours[g.rng.choice(range(1, 13))]
         en = [*en_s, chunk(verb_en + "s", "V"), chunk("at", "AT"), chunk(h.en, "N"), chunk("o'clock", "N"), *en_day]
         de = [*de_s, chunk(verb_de, "V"), *de_day, chunk("um", "AT"), chunk(h.de, "N"), chunk("Uhr", "N")]
         ko = [*ko_s, *ko_day, chunk(h.ko_attr, "N"), chunk("시에", "N", "AT"), *ko_v]
-        return Example("", en, ko, de, lemmas={place.id} | ({day.id} if day else set()))
+        return Example("", en, ko, de, lemmas=lemmas)
     return build
