@@ -900,3 +900,51 @@ def test_in_haeyoche_the_speaker_is_humble():
             assert ex.text("ko").startswith("나는 "), ex.text("ko")
             stated += 1
     assert asked and stated
+
+
+def _said(frame: str, words: set[str], seeds: int) -> set[tuple[str, str, str]]:
+    """The (English, Korean, German) a frame says when the lexicon keeps only `words` besides people."""
+    lex = lexicon.load()
+    others = [n for n in lex.nouns if n.cls != "person"]
+    lex = lex.without({e.id for e in (*others, *lex.verbs, *lex.adjectives) if e.id not in words})
+    return {(ex.text("en"), ex.text("ko"), ex.text("de"))
+            for ex in (grammar.build(frame, random.Random(f"{frame}:{seed}"), lex) for seed in range(seeds))}
+
+
+def test_hot_and_cold_things_are_not_the_weather_in_korean():
+    """One English lemma, two Korean words: the soup is 뜨겁다 and the juice 차갑다; the weather is 덥다 and 춥다."""
+    things = _said("be_adj.present.pos", {"adj:hot", "adj:cold", "adj:tired", "noun:soup", "noun:juice"}, 400)
+    assert ("The soup is hot.", "수프는 뜨겁다.", "Die Suppe ist heiß.") in things
+    assert ("The juice is cold.", "주스는 차갑다.", "Der Saft ist kalt.") in things
+    assert not any("덥" in ko or "춥" in ko for _, ko, _ in things)
+    weather = _said("weather.present", {"adj:hot", "adj:cold"}, 400)
+    assert any(ko.endswith(" 덥다.") for _, ko, _ in weather) and any(ko.endswith(" 춥다.") for _, ko, _ in weather)
+    assert not any("뜨겁" in ko or "차갑" in ko for _, ko, _ in weather)
+
+
+def test_what_one_hears_makes_a_sound():
+    """hear and listen to take songs, voices, bells, instruments, music and the radio, and only the animals
+    one hears: never an ant or a ladybug. Music stays a bare school subject ("listen to music")."""
+    lex = lexicon.load()
+    g = Gen(random.Random(0), lex)
+    verbs = {v.en: v for v in lex.verbs}
+    heard = {n.en for n in g.nouns(verbs["hear"].obj)}
+    assert {"song", "voice", "bell", "piano", "music", "dog", "bird"} <= heard
+    assert not heard & {"ant", "ladybug", "book", "swan", "apple"}
+    assert {n.en for n in g.nouns(verbs["listen to"].obj)} >= {"music", "radio", "podcast", "guitar"}
+    said = _said("tr.present.pos", {"verb:listen to", "noun:music"}, 200)
+    assert ("I listen to music.", "나는 음악을 듣는다.", "Ich höre Musik.") in said
+
+
+def test_two_adjectives_are_never_opposites():
+    """'The bell is loud and quiet.' and 'The hair is clean but dirty.' say nothing: two adjectives of one
+    scale are not joined."""
+    from transformer_core.data.classroom.grammar.statements import SCALES
+    for word in ("and", "but"):
+        said = _said(f"be_adj2.{word}", {"adj:clean", "adj:dirty", "adj:big", "adj:small", "adj:red", "noun:bag",
+                                         "adj:cold", "adj:hot", "adj:sunny"}, 300)
+        bags = [en for en, _, _ in said if not en.startswith("It ")]
+        assert len(bags) > 10
+        for en in bags:
+            first, second = en.rstrip(".").split(f" {word} ")[0].split()[-1], en.rstrip(".").split()[-1]
+            assert not any({first, second} <= scale for scale in SCALES), en

@@ -20,7 +20,7 @@ from pathlib import Path
 
 FOLDER = Path(__file__).with_name("lexicon")
 NOUN_CLASSES = ("person", "animal", "food", "drink", "thing", "readable", "clothing", "vehicle", "body",
-                "nature", "subject", "sport", "instrument", "furniture", "time_unit", "event", "abstract")
+                "nature", "subject", "sport", "instrument", "furniture", "time_unit", "event", "abstract", "sound")
 
 
 def read_ids(path: Path) -> list[str]:
@@ -91,7 +91,7 @@ class Verb:
     de: str             # infinitive, separable prefix split by "|": auf|stehen
     de_aux: str         # haben, sein
     frame: str          # intr, tr, motion, weather (it rains), event (the movie starts)
-    obj: tuple[str, ...]    # noun classes the object may be (tr)
+    obj: tuple[str, ...]    # noun classes the object may be (tr), or single nouns: noun:music
     ko_case: str        # 을, 이, 에게, 와
     de_prep: str        # preposition of a prepositional object, or ""
     de_case: str        # acc, dat

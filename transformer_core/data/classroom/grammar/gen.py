@@ -10,7 +10,7 @@ from ..phrases import NounPhrase, PRONOUNS, Subject, YOUNGER
 
 TENSES = ("present", "past", "future", "progressive")
 
-STATIVE = {"like", "love", "hate", "have", "need", "want", "know", "understand", "own", "believe", "remember"}
+STATIVE = {"like", "love", "hate", "have", "need", "want", "know", "understand", "own", "believe", "remember", "hear"}
 
 KO_DESCRIPTIVE = {"있다", "없다", "필요하다", "좋다", "싫다"}       # conjugated like adjectives: 있다, not 있는다
 
@@ -49,7 +49,9 @@ class Gen:
         return self.rng.random() < p
 
     def nouns(self, classes) -> list[Noun]:
-        return [n for n in self.lex.nouns if n.cls in classes]
+        """The nouns of the classes; classes may also name single nouns ("noun:music", one a verb takes
+        without its whole class: hear music, not every subject)."""
+        return [n for n in self.lex.nouns if n.cls in classes or n.id in classes]
 
     def verbs(self, frame: str, animal: bool = False) -> list[Verb]:
         return [v for v in self.lex.verbs if v.frame == frame and (not animal or v.en in ANIMAL_VERBS)

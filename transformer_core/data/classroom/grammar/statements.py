@@ -164,6 +164,10 @@ SEASONS = {"in spring", "in summer", "in autumn", "in winter"}
 MONTHS = {"January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
           "November", "December"}
 TEMPERATURES = {"hot", "cold", "warm", "cool", "mild", "freezing", "chilly"}
+SCALES = (TEMPERATURES, {"big", "small"}, {"long", "short"}, {"heavy", "light"}, {"new", "old"}, {"good", "bad"},
+          {"loud", "quiet"}, {"thick", "thin"}, {"strong", "weak"}, {"rich", "poor"}, {"happy", "sad"},
+          {"wide", "narrow"}, {"easy", "difficult"}, {"boring", "interesting", "exciting", "funny"},
+          {"clean", "dirty"}, {"wet", "dry"}, {"fast", "slow"}, {"cheap", "expensive"})
 
 
 def two_adjectives(word: str):
@@ -185,7 +189,7 @@ def two_adjectives(word: str):
             en_s, de_s, ko_s, lemmas, time = np.en("S"), np.de("S", "nom"), np.ko("S", "은"), np.lemmas(), None
         first = g.pick([a for a in g.lex.adjectives if cls in a.applies])
         second = g.pick([a for a in g.lex.adjectives if cls in a.applies and a != first
-                         and not {a.en, first.en} <= TEMPERATURES])      # not "cold and hot"
+                         and not any({a.en, first.en} <= scale for scale in SCALES)])    # not "cold and hot"
         plural = time is None and np.plural
         en_tail = [chunk(time.en, "T")] if time else []
         de_mid = [chunk(time.de, "T")] if time else []
