@@ -1,12 +1,14 @@
 """The generated classroom corpus: the lecture's sentence, valid gold alignments, determinism, and a split
 whose held-out frames and words never reach training."""
 import random
+import re
 
 import pytest
 
 from transformer_core.data import build as data
 from transformer_core.data.classroom import corpus, grammar, korean, lexicon
 from transformer_core.data.classroom.grammar.clause import Clause, de_main, en_clause, ko_clause
+from transformer_core.data.classroom.grammar import gen
 from transformer_core.data.classroom.grammar.gen import Gen
 from transformer_core.data.classroom.grammar.questions import where_is
 from transformer_core.data.classroom.phrases import PRONOUNS, NounPhrase, Subject
@@ -948,3 +950,43 @@ def test_two_adjectives_are_never_opposites():
         for en in bags:
             first, second = en.rstrip(".").split(f" {word} ")[0].split()[-1], en.rstrip(".").split()[-1]
             assert not any({first, second} <= scale for scale in SCALES), en
+
+
+def test_korean_says_the_feeling_of_the_one_spoken_to_from_outside():
+    """A statement tells only the speaker's own feeling with the adjective: 너는 무서워한다, as 그는 무서워한다,
+    but 나는 무섭다; a question asks the one spoken to with the adjective: 너는 무서워요?"""
+    said = {en: ko for en, ko, _ in _said("because_of.present", {"adj:scared"}, 300)}
+    assert said["You are scared because of the news."] == "너는 그 소식 때문에 무서워한다."
+    assert said["He is scared because of the news."] == "그는 그 소식 때문에 무서워한다."
+    assert said["I am scared because of the news."] == "나는 그 소식 때문에 무섭다."
+    asked = {ko for _, ko, _ in _said("q.be_adj.present", {"adj:scared"}, 300)}
+    assert "무서워요?" in asked and "그는 무서워해요?" in asked
+
+
+def test_german_names_a_woman_s_role_with_the_woman_s_word_and_a_friend_with_ein():
+    said = {en: de for en, _, de in _said("be_noun.present.pos", {"noun:teacher", "noun:friend"}, 600)}
+    assert said["She is a teacher."] == "Sie ist Lehrerin."
+    assert said["He is a teacher."] == "Er ist Lehrer."
+    assert said["She is a friend."] == "Sie ist eine Freundin."
+    assert said["We are friends."] == "Wir sind Freunde."
+    denied = {en: de for en, _, de in _said("be_noun.present.neg", {"noun:friend"}, 300)}
+    assert denied["She is not a friend."] == "Sie ist keine Freundin."
+    girls = _said("be_noun.present.pos", {"noun:girl", "noun:boy"}, 600)
+    assert not any(en in ("He is a girl.", "She is a boy.") for en, _, _ in girls)
+
+
+def test_an_instrument_one_learns_is_a_skill_and_a_person_one_has_is_counted():
+    learned = _said("tr.present.pos", {"verb:learn", "noun:piano"}, 300)
+    assert ("I learn piano.", "나는 피아노를 배운다.", "Ich lerne Klavier.") in learned
+    assert all(" learn piano" in en or " learns piano" in en for en, _, _ in learned)
+    had = {en for en, _, _ in _said("tr.present.pos", {"verb:have", "noun:sister"}, 1500)}
+    assert {"I have a sister.", "I have a little sister."} & had
+    kin = "|".join(sorted(gen.KIN, key=len, reverse=True))
+    assert all(re.search(rf" ha(ve|s) (an?|two|three|four) (little )?({kin})", en) for en in had), had
+
+
+def test_a_negated_statement_never_ends_with_every():
+    """'He doesn't laugh every night.' means not every night, which 매일 밤 웃지 않는다 does not say."""
+    said = _said("intr.present.neg", {"verb:laugh", "verb:sleep"}, 1500)
+    assert any(" on Sundays" in en or " in the morning" in en or " today" in en for en, _, _ in said)
+    assert not any(" every " in en for en, _, _ in said)

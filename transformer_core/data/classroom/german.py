@@ -61,6 +61,15 @@ def name_genitive(name: str) -> str:
     return name + ("'" if name.endswith(("s", "x", "z", "ß")) else "s")
 
 
+FEMININE = {"Arzt": "Ärztin", "Zahnarzt": "Zahnärztin", "Tierarzt": "Tierärztin", "Koch": "Köchin",
+            "Bauer": "Bäuerin", "Feuerwehrmann": "Feuerwehrfrau"}
+
+
+def feminine(noun: str) -> str:
+    """A woman's word for a role: Lehrer -> Lehrerin, Arzt -> Ärztin, Feuerwehrmann -> Feuerwehrfrau."""
+    return FEMININE.get(noun, noun + "in")
+
+
 def hour(number: int, word: str) -> str:
     """An hour said alone ("um eins", "halb eins"): 'eins', where before a noun it is 'ein'."""
     return "eins" if number == 1 else word

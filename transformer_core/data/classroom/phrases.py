@@ -174,9 +174,17 @@ class Subject:
         return self.pronoun is PRONOUNS["you"]
 
     @property
-    def others(self) -> bool:
-        """Someone other than the speaker and the one spoken to: he, she, they, a name, a noun phrase."""
-        return self.pronoun is None or self.pronoun.en in ("he", "she", "they")
+    def gender(self) -> str:
+        """'f' or 'm' where the subject says it (she, Clara; he, Minsu), else ''."""
+        if self.name:
+            return self.name.gender
+        return {"she": "f", "he": "m"}.get(self.pronoun.en, "") if self.pronoun else ""
+
+    def feels_outside(self, ask: bool = False) -> bool:
+        """Whether Korean says this subject's feeling from outside, with -아/어하다 (그는 슬퍼한다): anyone but
+        the speaker in a statement (너는 무서워한다), anyone but the speaker and the one asked in a question
+        (너는 무서워요?)."""
+        return self.pronoun is None or self.pronoun.en in ("he", "she", "they") or (self.is_you and not ask)
 
     @property
     def honorific(self) -> bool:

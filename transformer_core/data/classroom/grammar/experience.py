@@ -39,7 +39,7 @@ def experience(kind: str, neg: bool = False, ask: bool = False):
         else:
             verb = g.pick([v for v in g.verbs("tr") if v.en in TRIED])
             c = Clause(subject, verb, "past")
-            c.obj = g.phrase(verb.obj, dets=("bare", "a"), adjective=0.1)
+            c.obj = g.object(verb, ("bare", "a"), adjective=0.1)
             en_do = [chunk(english.verb(verb.en, "VBN"), "V"), *obj_en(c, "")]
             ko_what = obj_ko(c, "")
             stem = korean.stem(verb.ko, verb.ko_irr, verb.ko in KO_DESCRIPTIVE)

@@ -27,6 +27,10 @@ LITTLE_P = 0.5        # how often 남동생 is "little brother" rather than "bro
 
 CORE_WEIGHT = 8       # how much more often a core word is drawn than another of its kind
 
+KIN = {"brother", "sister", "son", "daughter", "uncle", "aunt", "cousin", "friend", "twin", "pen pal", "grandson",
+       "granddaughter", "husband", "wife"}        # the people one has: "I have two sisters.", not "Anna has fifteen pilots."
+SKILLS = {"learn", "teach", "practice"}       # an instrument they take is a skill: "learn piano", "Klavier lernen"
+
 PLEASE_HELP = {"help", "call", "visit", "wake", "understand", "invite", "wait for", "take care of", "meet"}
 
 
@@ -78,6 +82,23 @@ class Gen:
             adj = self.adjective_for(noun.cls)
         return NounPhrase(noun, det, is_plural, owner, adj, number, self.little(noun) and not adj)
 
+    def object(self, verb: Verb, dets, adjective: float = 0.25) -> NounPhrase:
+        """The object of a transitive verb: a phrase of the classes it takes, except that an instrument one
+        learns, teaches or practises is a skill, bare and singular ("He learns piano.", not "teach our cello"),
+        and a person one has is kin, counted ("I have two sisters.", not "we have the father", "Anna has
+        fifteen pilots")."""
+        np = self.phrase(verb.obj, dets=dets, adjective=adjective)
+        if np.noun.cls == "instrument" and verb.en in SKILLS:
+            return NounPhrase(np.noun, "bare")
+        if np.noun.cls == "person" and verb.en == "have":
+            if np.noun.en in KIN and (np.det == "a" or np.det == "num" and np.number.n <= 4
+                                      and np.noun.en not in ("husband", "wife")):
+                return np
+            kin = [n for n in self.nouns(("person",)) if n.en in KIN]
+            noun = np.noun if np.noun.en in KIN or not kin else self.pick(kin)
+            return NounPhrase(noun, "a", little=self.little(noun))
+        return np
+
     def little(self, noun: Noun) -> bool:
         """Whether 남동생/여동생 is said "little brother"/"little sister" this time."""
         return noun.en in YOUNGER and self.chance(LITTLE_P)
@@ -92,7 +113,9 @@ class Gen:
         classes = ("person", "animal") if animal_ok else ("person",)
         return Subject(phrase=self.phrase(classes, dets=("the", "poss"), adjective=0.15))
 
-    def time(self, tense: str, how_long: bool = True):
+    def time(self, tense: str, how_long: bool = True, every: bool = True):
         """A time expression for the tense; how_long=False leaves out "for an hour" (a sentence's first words,
-        and a motion: not "For an hour, I went to school.")."""
-        return self.pick([t for t in self.lex.times if tense in t.tenses and (how_long or not t.en.startswith("for "))])
+        and a motion: not "For an hour, I went to school."); every=False leaves out "every night", which a
+        negation after it makes "not every night" in English and German but 매일 밤 ... 않는다 in Korean."""
+        return self.pick([t for t in self.lex.times if tense in t.tenses and (how_long or not t.en.startswith("for "))
+                          and (every or not t.en.startswith("every "))])

@@ -115,7 +115,7 @@ def feeling_because(g: Gen) -> Example:
     *words, last = reason_ko
     ko = [*Subject(pronoun=p).ko("은"), *words, (last[0], last[1] | {"CONJ"}),
           chunk(korean.adjective_predicate(adjective.ko, adjective.ko_irr, "present", False, False,
-                                           others=c.subject.others), "A")]
+                                           others=c.subject.feels_outside()), "A")]
     return Example("", en, ko, de, lemmas=lemmas_of(c) | {adjective.id})
 
 
@@ -143,7 +143,7 @@ def because_of(tense: str):
         de = [chunk(p.de, "S"), chunk(de_be, "V"), chunk("wegen", "CONJ"), chunk(cause_de, "R"),
               chunk(adjective.de, "A")]
         pred = korean.adjective_predicate(adjective.ko, adjective.ko_irr, tense, False, False,
-                                          others=Subject(pronoun=p).others)
+                                          others=Subject(pronoun=p).feels_outside())
         ko = [*Subject(pronoun=p).ko("은"), chunk(cause_ko, "R"), chunk("때문에", "CONJ"),
               *(chunk(w, "A", "V") for w in pred.split(" "))]
         return Example("", en, ko, de, lemmas={adjective.id})

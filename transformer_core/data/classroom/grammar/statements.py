@@ -48,13 +48,14 @@ def make_clause(g: Gen, frame: str, tense: str, neg: bool, time_p: float = 0.4, 
     if verb_frame == "tr":
         generic = verb.en in ("like", "love", "hate")
         dets = ("bare",) if generic and g.chance(0.7) else ("a", "the", "bare", "poss", "this") + ("num",) * (not neg)
-        obj = g.phrase(verb.obj, dets=dets)
+        obj = g.object(verb, dets)
         if obj.det == "bare" and g.chance(0.15):
-            obj2 = g.phrase(verb.obj, dets=("bare",), adjective=0)
+            obj2 = g.object(verb, ("bare",), adjective=0)
             if obj2.noun == obj.noun:
                 obj2 = None
     place = g.pick(g.lex.places) if frame in ("intr_place", "tr_place", "motion") else None
-    time = g.time(tense, how_long=not time_first and frame != "motion") if g.chance(time_p) else None
+    time = g.time(tense, how_long=not time_first and frame != "motion", every=time_first or not neg) \
+        if g.chance(time_p) else None
     companion = None
     if frame == "dwell":
         place, time = dwelling(g), dwell_time(g, tense, time_p)
@@ -146,7 +147,7 @@ def be_adjective(tense: str, neg: bool, ask: bool = False):
         g.lemmas.add(adjective.id)
         en_v, de_v = _be(g, subject, tense, neg, ask, g.chance(0.5))
         ko_words = korean.adjective_predicate(adjective.ko, adjective.ko_irr, tense, neg, ask,
-                                              honorific=subject.honorific, others=subject.others).split(" ")
+                                              honorific=subject.honorific, others=subject.feels_outside(ask)).split(" ")
         ko_pred = [chunk(w, "NEG" if w.startswith(("않", "아니")) else "A") for w in ko_words]
         ko_subject = [] if ask and subject.is_you else subject.ko("은")
         en_deg, ko_deg, de_deg = degree(g, neg)
@@ -207,20 +208,33 @@ def two_adjectives(word: str):
     return build
 
 
+NOT_JOBS = {"friend", "child", "baby", "boy", "girl"}     # German says them with ein: "Sie ist ein Kind."
+
+
 def be_noun(tense: str, neg: bool, ask: bool = False):
-    """'I am a student.' -> '나는 학생이다.' -> 'Ich bin Schüler.' (no article for a role in German)."""
+    """'I am a student.' -> '나는 학생이다.' -> 'Ich bin Schüler.' (no article for a role in German; a woman's
+    word for a woman: 'Clara ist Lehrerin.', 'Sujin ist keine Freundin.')."""
     def build(g: Gen) -> Example:
-        noun = g.pick([n for n in g.nouns(("person",)) if n.en in ROLES])
         subject = g.subject(you_ok=True)
         subject = Subject(pronoun=subject.pronoun) if subject.pronoun else Subject(name=g.pick(g.lex.names))
+        unfit = {"f": "boy", "m": "girl"}.get(subject.gender)
+        noun = g.pick([n for n in g.nouns(("person",)) if n.en in ROLES and n.en != unfit])
         plural = subject.en_person == 0 and subject.pronoun and subject.pronoun.en != "you"
         en_noun = english.plural(noun.en, noun.en_plural) if plural else noun.en
         en_v, de_v = _be(g, subject, tense, neg, ask, g.chance(0.5))
         en_np = ([] if plural else [chunk(english.article(noun.en), "O.det")]) + [chunk(en_noun, "O.n")]
         en = ([*en_v, *subject.en(), *en_np] if ask else [*subject.en(), *en_v, *en_np])
-        de_noun = noun.de_plural if plural and noun.de_plural != "-" else noun.de
-        de_np = ([chunk(german.article("kein", "pl" if plural else noun.de_gender, "nom"), "NEG")] if neg else []) + \
-            [chunk(de_noun, "O.n")]
+        de_noun, de_gender = noun.de, noun.de_gender
+        if plural:
+            de_noun, de_gender = (noun.de_plural if noun.de_plural != "-" else noun.de), "pl"
+        elif subject.gender == "f" and noun.de_gender == "m":
+            de_noun, de_gender = german.feminine(noun.de), "f"
+        if neg:
+            de_np = [chunk(german.article("kein", de_gender, "nom"), "NEG"), chunk(de_noun, "O.n")]
+        elif noun.en in NOT_JOBS and not plural:        # Er ist ein Freund, but Er ist Lehrer.
+            de_np = [chunk(german.article("ein", de_gender, "nom"), "O.det"), chunk(de_noun, "O.n")]
+        else:
+            de_np = [chunk(de_noun, "O.n")]
         de = [chunk(de_v, "V"), *subject.de(), *de_np] if ask else [*subject.de(), chunk(de_v, "V"), *de_np]
         ko_subject = [] if ask and subject.is_you else subject.ko("은")
         if neg:
