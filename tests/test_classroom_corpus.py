@@ -990,3 +990,15 @@ def test_a_negated_statement_never_ends_with_every():
     said = _said("intr.present.neg", {"verb:laugh", "verb:sleep"}, 1500)
     assert any(" on Sundays" in en or " in the morning" in en or " today" in en for en, _, _ in said)
     assert not any(" every " in en for en, _, _ in said)
+
+
+def test_one_does_a_thing_where_it_is_done():
+    """One swims in the lake or the pool, not at the bank; one sleeps at home or in Seoul, not at the gas station.
+    Every place WHERE names is in the lexicon."""
+    lex = lexicon.load()
+    ids, kinds = {p.id for p in lex.places}, {p.kind for p in lex.places}
+    assert all(w in ids or w in kinds for where in gen.WHERE.values() for w in where)
+    said = _said("intr_place.present.pos", {"verb:swim", "verb:sleep"}, 800)
+    swum = {en for en, _, _ in said if " swim" in en}
+    assert any(" at the lake" in en for en in swum) and any(" at the swimming pool" in en for en in swum), swum
+    assert not any(" bank" in en or " gas station" in en or " classroom" in en for en, _, _ in said)

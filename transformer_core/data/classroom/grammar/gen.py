@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from ..lexicon import Lexicon, Noun, Verb, core
+from ..lexicon import Lexicon, Noun, Place, Verb, core
 from ..phrases import NounPhrase, PRONOUNS, Subject, YOUNGER
 
 
@@ -30,6 +30,23 @@ CORE_WEIGHT = 8       # how much more often a core word is drawn than another of
 KIN = {"brother", "sister", "son", "daughter", "uncle", "aunt", "cousin", "friend", "twin", "pen pal", "grandson",
        "granddaughter", "husband", "wife"}        # the people one has: "I have two sisters.", not "Anna has fifteen pilots."
 SKILLS = {"learn", "teach", "practice"}       # an instrument they take is a skill: "learn piano", "Klavier lernen"
+
+BEDTIME = ("home", "furniture", "city", "country")
+OUTDOORS = ("town", "home", "room", "nature", "city")
+WILD = ("place:mountain", "place:hill", "place:forest", "place:valley", "place:island", "place:countryside",
+        "place:jungle")
+WATER = ("place:swimming pool", "place:beach", "place:lake", "place:river", "place:sea", "place:pond")
+WHERE = {   # where one does it, as place kinds or single places; a verb not here is done anywhere
+    "sleep": BEDTIME, "fall asleep": BEDTIME, "snore": BEDTIME, "dream": BEDTIME, "go to bed": BEDTIME,
+    "swim": WATER, "surf": ("place:beach", "place:sea"),
+    "fish": ("place:lake", "place:river", "place:sea", "place:pond", "place:harbor"),
+    "camp": ("place:campsite", "place:beach", "place:field", *WILD), "hike": ("country", *WILD),
+    "climb": ("country", *WILD), "shop": ("town", "city", "country"),
+    "shower": ("place:bathroom", "place:gym", "place:home", "place:hotel"),
+    "do the dishes": ("place:kitchen", "place:home", "place:restaurant", "place:cafeteria"),
+    "eat out": ("city", "country"), "walk": OUTDOORS, "cycle": OUTDOORS,
+    "take a walk": ("nature", "city", "place:park", "place:garden", "place:schoolyard"),
+}
 
 PLEASE_HELP = {"help", "call", "visit", "wake", "understand", "invite", "wait for", "take care of", "meet"}
 
@@ -98,6 +115,12 @@ class Gen:
             noun = np.noun if np.noun.en in KIN or not kin else self.pick(kin)
             return NounPhrase(noun, "a", little=self.little(noun))
         return np
+
+    def place(self, verb: Verb) -> Place:
+        """Where one does what the verb says: one swims in the lake, not at the bank (WHERE)."""
+        where = WHERE.get(verb.en, ())
+        fits = [p for p in self.lex.places if not where or p.kind in where or p.id in where]
+        return self.pick(fits or self.lex.places)
 
     def little(self, noun: Noun) -> bool:
         """Whether 남동생/여동생 is said "little brother"/"little sister" this time."""

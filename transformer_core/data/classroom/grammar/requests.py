@@ -51,7 +51,7 @@ def imperative(kind: str):
             if c.obj.owner is PRONOUNS["you"]:     # Korean drops 너의 before a polite -세요
                 c.obj = replace(c.obj, owner=replace(PRONOUNS["you"], de_poss=YOUR[address], ko_poss=""))
         if frame == "motion":
-            c.place, c.place_to = g.pick(g.lex.places), True
+            c.place, c.place_to = g.place(verb), True
         place = [chunk(c.place.en_to, "P")] if c.place else []
         en_v = [chunk(verb.en, "V")]
         if kind == "please":

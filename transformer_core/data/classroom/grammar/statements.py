@@ -53,7 +53,7 @@ def make_clause(g: Gen, frame: str, tense: str, neg: bool, time_p: float = 0.4, 
             obj2 = g.object(verb, ("bare",), adjective=0)
             if obj2.noun == obj.noun:
                 obj2 = None
-    place = g.pick(g.lex.places) if frame in ("intr_place", "tr_place", "motion") else None
+    place = g.place(verb) if frame in ("intr_place", "tr_place", "motion") else None
     time = g.time(tense, how_long=not time_first and frame != "motion", every=time_first or not neg) \
         if g.chance(time_p) else None
     companion = None
