@@ -1002,3 +1002,26 @@ def test_one_does_a_thing_where_it_is_done():
     swum = {en for en, _, _ in said if " swim" in en}
     assert any(" at the lake" in en for en in swum) and any(" at the swimming pool" in en for en in swum), swum
     assert not any(" bank" in en or " gas station" in en or " classroom" in en for en, _, _ in said)
+
+
+def test_when_with_the_progressive_asks_for_a_plan():
+    """'When is Emma going to school?' asks when she will go: 엠마는 언제 학교에 갈 거예요?, not 가고 있어요?"""
+    said = _said("wh_when.progressive", {"verb:go", "verb:eat", "noun:bread", "verb:sleep"}, 300)
+    assert said and all(ko.endswith(" 거예요?") and "있어요" not in ko for _, ko, _ in said), said
+
+
+def test_homework_is_plural_in_german():
+    """English homework is a mass noun; German says Hausaufgaben, and its verb agrees: 'Deine Hausaufgaben waren lang.'"""
+    said = _said("be_adj.past.pos", {"noun:homework", "adj:long", "adj:tired"}, 400)
+    homework = {de for en, _, de in said if "homework" in en}
+    assert homework and all(" waren " in de and "Hausaufgaben" in de for de in homework), homework
+
+
+def test_a_little_brother_is_never_big():
+    """남동생 is a younger brother: 'the big brother' would be 큰 남동생, an older younger brother."""
+    lex = lexicon.load()
+    g = Gen(random.Random(3), lex)
+    phrases = [g.phrase(("person",), adjective=1.0) for _ in range(4000)]
+    young = [p for p in phrases if p.noun.en in ("brother", "sister")]
+    assert len(young) > 20 and any(p.adjective for p in young)
+    assert not any(p.adjective and p.adjective.en in gen.AGE_AND_SIZE for p in young)

@@ -53,7 +53,7 @@ class Noun:
     en_plural: str      # "-": a mass noun
     ko: str
     de: str
-    de_gender: str      # m, f, n
+    de_gender: str      # m, f, n, or pl: a noun German says only in the plural (homework: Hausaufgaben)
     de_plural: str      # "-": a mass noun
     cls: str
 

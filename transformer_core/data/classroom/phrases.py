@@ -72,7 +72,7 @@ class NounPhrase:
 
     @property
     def de_person(self) -> int:
-        return 5 if self.plural else 2
+        return 5 if self.plural or self.noun.de_gender == "pl" else 2    # die Hausaufgaben sind ...
 
     @property
     def indefinite(self) -> bool:

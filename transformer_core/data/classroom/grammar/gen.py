@@ -23,6 +23,7 @@ ROLES = {"student", "teacher", "doctor", "nurse", "cook", "farmer", "police offi
 DE_ME = {"acc": "mich", "dat": "mir"}
 
 BARE = {"sport", "subject"}     # "play soccer", "study history": never an article, an owner or an adjective
+AGE_AND_SIZE = {"big", "small", "young", "old"}
 LITTLE_P = 0.5        # how often 남동생 is "little brother" rather than "brother"
 
 CORE_WEIGHT = 8       # how much more often a core word is drawn than another of its kind
@@ -46,6 +47,7 @@ WHERE = {   # where one does it, as place kinds or single places; a verb not her
     "do the dishes": ("place:kitchen", "place:home", "place:restaurant", "place:cafeteria"),
     "eat out": ("city", "country"), "walk": OUTDOORS, "cycle": OUTDOORS,
     "take a walk": ("nature", "city", "place:park", "place:garden", "place:schoolyard"),
+    "travel": ("city", "country", "nature"),
 }
 
 PLEASE_HELP = {"help", "call", "visit", "wake", "understand", "invite", "wait for", "take care of", "meet"}
@@ -97,6 +99,8 @@ class Gen:
             number = self.pick([n for n in self.lex.numbers if n.n > 1])
         if self.chance(adjective) and noun.cls not in BARE:
             adj = self.adjective_for(noun.cls)
+            if adj and noun.en in YOUNGER and adj.en in AGE_AND_SIZE:       # not 큰 남동생, an older younger brother
+                adj = None
         return NounPhrase(noun, det, is_plural, owner, adj, number, self.little(noun) and not adj)
 
     def object(self, verb: Verb, dets, adjective: float = 0.25) -> NounPhrase:

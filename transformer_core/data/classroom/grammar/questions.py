@@ -1,6 +1,8 @@
 """Wh-questions: where something is, what and where someone does, why and when, how many."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 from .. import english, german, korean
 from ..phrases import COUNTERS
 from ..sentence import Example, chunk
@@ -86,7 +88,8 @@ def wh_adverb(word: str, tense: str):
         ko_word, de_word = WH_ADVERBS[word]
         en = [chunk(word, "W"), *en_clause(c, True, False, False)]
         de = de_main(c, True, False, front=[chunk(de_word, "W")])
-        ko = ko_clause(c, "question", False)
+        planned = word == "when" and tense == "progressive"     # "When are you going?" asks for a plan: 언제 갈 거예요?
+        ko = ko_clause(replace(c, tense="future") if planned else c, "question", False)
         topic = 0 if c.subject.is_you else len(c.subject.ko("은"))
         ko = [*ko[:topic], chunk(ko_word, "W"), *ko[topic:]]
         return Example("", en, ko, de, end="?", lemmas=lemmas_of(c))
