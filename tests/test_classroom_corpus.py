@@ -1025,3 +1025,14 @@ def test_a_little_brother_is_never_big():
     young = [p for p in phrases if p.noun.en in ("brother", "sister")]
     assert len(young) > 20 and any(p.adjective for p in young)
     assert not any(p.adjective and p.adjective.en in gen.AGE_AND_SIZE for p in young)
+
+
+def test_korean_says_the_verb_its_object_takes():
+    """wear: 코트를 입다, but 모자를 쓰다, 신발을 신다, 장갑을 끼다; close: 문을 닫다, but 책을 덮다."""
+    worn = {ko for _, ko, _ in _said("tr.present.pos", {"verb:wear", "noun:coat", "noun:hat", "noun:shoe", "noun:glove"},
+                                     600)}
+    for says in ("코트를 입는다.", "모자를 쓴다.", "신발을 신는다.", "장갑을 낀다."):
+        assert any(ko.endswith(" " + says) for ko in worn), says
+    assert not any(("모자" in ko or "신발" in ko or "장갑" in ko) and "입" in ko for ko in worn)
+    closed = {ko for _, ko, _ in _said("tr.present.pos", {"verb:close", "noun:book", "noun:door"}, 300)}
+    assert any(ko.endswith(" 책을 덮는다.") for ko in closed) and any(ko.endswith(" 문을 닫는다.") for ko in closed)

@@ -114,6 +114,17 @@ def attributive(adjective: str, irregular: str) -> str:
     return predicate(stem(adjective, irregular, True), [(ending, "ETM")])
 
 
+BOUND = ("book", "notebook", "textbook", "dictionary", "magazine", "comic book", "novel", "picture book", "diary",
+         "storybook")
+BY_OBJECT = {   # (verb, object) -> the verb Korean says with that object, and its irregular class
+    **{("입다", n): ("쓰다", "") for n in ("hat", "cap")},                         # 모자를 쓰다
+    **{("입다", n): ("신다", "") for n in ("shoe", "sock", "boot", "sneaker", "sandal")},   # 신발을 신다
+    ("입다", "glove"): ("끼다", ""), ("입다", "belt"): ("매다", ""), ("입다", "tie"): ("매다", ""),
+    ("입다", "scarf"): ("두르다", "르"),
+    **{("열다", n): ("펴다", "") for n in BOUND}, **{("닫다", n): ("덮다", "") for n in BOUND},   # 책을 펴다, 덮다
+}
+
+
 def adjective_predicate(adjective: str, irregular: str, tense: str, negative: bool, question: bool,
                         honorific: bool = False, others: bool = False) -> str:
     """'빨갛다' -> '빨갛다', '빨갛지 않았다', '빨개요'; a noun color takes the copula: '초록색이다', '초록색이 아니다';

@@ -40,6 +40,7 @@ def experience(kind: str, neg: bool = False, ask: bool = False):
             verb = g.pick([v for v in g.verbs("tr") if v.en in TRIED])
             c = Clause(subject, verb, "past")
             c.obj = g.object(verb, ("bare", "a"), adjective=0.1)
+            c.verb = verb = g.verb_for(verb, c.obj)
             en_do = [chunk(english.verb(verb.en, "VBN"), "V"), *obj_en(c, "")]
             ko_what = obj_ko(c, "")
             stem = korean.stem(verb.ko, verb.ko_irr, verb.ko in KO_DESCRIPTIVE)

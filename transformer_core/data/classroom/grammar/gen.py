@@ -3,7 +3,9 @@ often), and the constants the frames share."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
+from .. import korean
 from ..lexicon import Lexicon, Noun, Place, Verb, core
 from ..phrases import NounPhrase, PRONOUNS, Subject, YOUNGER
 
@@ -119,6 +121,12 @@ class Gen:
             noun = np.noun if np.noun.en in KIN or not kin else self.pick(kin)
             return NounPhrase(noun, "a", little=self.little(noun))
         return np
+
+    def verb_for(self, verb: Verb, obj: NounPhrase) -> Verb:
+        """The verb as Korean says it with this object: wear a hat is 모자를 쓰다, wear shoes 신발을 신다, close a
+        book 책을 덮다 (korean.BY_OBJECT); the English and German stay."""
+        ko = korean.BY_OBJECT.get((verb.ko, obj.noun.en))
+        return replace(verb, ko=ko[0], ko_irr=ko[1]) if ko else verb
 
     def place(self, verb: Verb) -> Place:
         """Where one does what the verb says: one swims in the lake, not at the bank (WHERE)."""

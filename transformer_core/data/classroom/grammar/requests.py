@@ -48,6 +48,7 @@ def imperative(kind: str):
         c = Clause(Subject(pronoun=PRONOUNS["you"]), verb, "present", kind == "dont")
         if frame == "tr":
             c.obj = g.object(verb, ("the", "a", "poss", "this"), adjective=0.2)
+            c.verb = verb = g.verb_for(verb, c.obj)
             if c.obj.owner is PRONOUNS["you"]:     # Korean drops 너의 before a polite -세요
                 c.obj = replace(c.obj, owner=replace(PRONOUNS["you"], de_poss=YOUR[address], ko_poss=""))
         if frame == "motion":

@@ -51,8 +51,9 @@ def make_clause(g: Gen, frame: str, tense: str, neg: bool, time_p: float = 0.4, 
         obj = g.object(verb, dets)
         if obj.det == "bare" and g.chance(0.15):
             obj2 = g.object(verb, ("bare",), adjective=0)
-            if obj2.noun == obj.noun:
+            if obj2.noun == obj.noun or g.verb_for(verb, obj2) != g.verb_for(verb, obj):    # not 모자와 신발을 쓰다
                 obj2 = None
+        verb = g.verb_for(verb, obj)
     place = g.place(verb) if frame in ("intr_place", "tr_place", "motion") else None
     time = g.time(tense, how_long=not time_first and frame != "motion", every=time_first or not neg) \
         if g.chance(time_p) else None
