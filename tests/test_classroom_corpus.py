@@ -1018,11 +1018,12 @@ def test_homework_is_plural_in_german():
 
 
 def test_a_little_brother_is_never_big():
-    """남동생 is a younger brother: 'the big brother' would be 큰 남동생, an older younger brother."""
+    """남동생 is a younger brother: 'the big brother' would be 큰 남동생, an older younger brother; 작은 아버지
+    is an uncle."""
     lex = lexicon.load()
     g = Gen(random.Random(3), lex)
     phrases = [g.phrase(("person",), adjective=1.0) for _ in range(4000)]
-    young = [p for p in phrases if p.noun.en in ("brother", "sister")]
+    young = [p for p in phrases if p.noun.en in gen.SIZELESS]
     assert len(young) > 20 and any(p.adjective for p in young)
     assert not any(p.adjective and p.adjective.en in gen.AGE_AND_SIZE for p in young)
 
@@ -1036,3 +1037,12 @@ def test_korean_says_the_verb_its_object_takes():
     assert not any(("모자" in ko or "신발" in ko or "장갑" in ko) and "입" in ko for ko in worn)
     closed = {ko for _, ko, _ in _said("tr.present.pos", {"verb:close", "noun:book", "noun:door"}, 300)}
     assert any(ko.endswith(" 책을 덮는다.") for ko in closed) and any(ko.endswith(" 문을 닫는다.") for ko in closed)
+
+
+def test_one_who_is_sitting_has_sat_down():
+    """'Tom is sitting.' is 톰은 앉아 있다 (the state), not 앉고 있다 (sitting down); 앉아 있지 않다, 서 계신다."""
+    said = {en: ko for en, ko, _ in _said("intr.progressive.pos", {"verb:sit", "verb:stand", "verb:sleep"}, 600)}
+    assert said["I am sitting."] == "나는 앉아 있다." and said["I am standing."] == "나는 서 있다."
+    denied = {en: ko for en, ko, _ in _said("intr.progressive.neg", {"verb:sit", "verb:sleep"}, 600)}
+    assert denied["I am not sitting."] == "나는 앉아 있지 않다."
+    assert korean.time_topic("일주일 동안") == "일주일 동안" and korean.time_topic("오늘") == "오늘은"

@@ -29,6 +29,8 @@ QUESTION = {
     "progressive": [("고", "EC"), ("있", "VX"), ("어요", "EF")],
 }
 NEGATION = [("지", "EC"), ("않", "VX")]
+# Verbs whose -ing is the state they end in: "is sitting" is 앉아 있다 (has sat down), not 앉고 있다 (is sitting down)
+RESULTATIVE = {"앉다", "서다", "눕다"}
 # Honorifics: a subject owed respect (우리 어머니는, 선생님은) takes -(으)시- on the verb, and these verbs
 # change outright: 우리 할머니는 사과를 드신다, 주무신다.
 HONORIFIC = ("으시", "EP")
@@ -82,7 +84,7 @@ def predicate(stem_morph: tuple[str, str], endings: list[tuple[str, str]], negat
     honorific: predicate(('가', 'VV'), STATEMENT['present'], honorific=True) -> '가신다' (보고 계신다, 가세요?)."""
     adjective = stem_morph[1].startswith("VA")
     stem = [stem_morph]
-    progressive = endings[:2] == [("고", "EC"), ("있", "VX")]
+    progressive = endings[:2] in ([("고", "EC"), ("있", "VX")], [("어", "EC"), ("있", "VX")])
     if honorific and progressive:                        # 있다 of the progressive is 계시다, a verb: 보고 계신다
         endings = [endings[0], ("계시", "VX"), *[("는다", "EF") if e == ("다", "EF") else e for e in endings[2:]]]
     elif honorific and not stem_morph[0].endswith("시"):  # 드시다, 주무시다 are honorific already
@@ -152,8 +154,10 @@ def connected(adjective: str, irregular: str, connective: str) -> str:
 
 
 def time_topic(time: str) -> str:
-    """A time as the topic of a sentence about the weather: 오늘은, 겨울에는; but 매일, 10분마다 take no 은."""
-    return time if time.startswith("매") or time.endswith("마다") else with_particle(time, "은")
+    """A time as the topic of a sentence about the weather: 오늘은, 겨울에는; but 매일, 10분마다 and a length of
+    time (일주일 동안, 오랫동안) take no 은."""
+    plain = time.startswith("매") or time.endswith(("마다", "동안"))
+    return time if plain else with_particle(time, "은")
 
 
 def has_final_consonant(word: str) -> bool:

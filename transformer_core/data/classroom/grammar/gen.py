@@ -26,6 +26,7 @@ DE_ME = {"acc": "mich", "dat": "mir"}
 
 BARE = {"sport", "subject"}     # "play soccer", "study history": never an article, an owner or an adjective
 AGE_AND_SIZE = {"big", "small", "young", "old"}
+SIZELESS = {"brother", "sister", "father", "mother"}    # 큰 남동생 is an older younger brother, 작은 아버지 an uncle
 LITTLE_P = 0.5        # how often 남동생 is "little brother" rather than "brother"
 
 CORE_WEIGHT = 8       # how much more often a core word is drawn than another of its kind
@@ -101,7 +102,7 @@ class Gen:
             number = self.pick([n for n in self.lex.numbers if n.n > 1])
         if self.chance(adjective) and noun.cls not in BARE:
             adj = self.adjective_for(noun.cls)
-            if adj and noun.en in YOUNGER and adj.en in AGE_AND_SIZE:       # not 큰 남동생, an older younger brother
+            if adj and noun.en in SIZELESS and adj.en in AGE_AND_SIZE:
                 adj = None
         return NounPhrase(noun, det, is_plural, owner, adj, number, self.little(noun) and not adj)
 

@@ -55,7 +55,8 @@ def wh_where(frame: str, tense: str):
     """'Where does the cat sleep?' (intr: wo, 어디에서) / 'Where did Minsu go?' (motion: wohin, 어디에) /
     'Where do you live?' (dwell: wo, 어디에)."""
     def build(g: Gen) -> Example:
-        verbs = [v for v in g.verbs(frame) if not (tense == "progressive" and v.en in STATIVE)]
+        verbs = [v for v in g.verbs(frame) if not (tense == "progressive" and v.en in STATIVE)
+                 and v.en not in ("come", "come back")]        # not "Where is he coming?"
         if frame == "dwell":
             time = dwell_time(g, tense, 0.4)
         else:

@@ -41,7 +41,8 @@ def make_clause(g: Gen, frame: str, tense: str, neg: bool, time_p: float = 0.4, 
     animal = frame == "intr" and g.chance(0.3)
     verb_frame = {"intr": "intr", "intr_place": "intr", "tr": "tr", "tr_place": "tr", "motion": "motion",
                   "dwell": "dwell"}[frame]
-    verbs = [v for v in g.verbs(verb_frame, animal) if not (tense == "progressive" and v.en in STATIVE)]
+    verbs = [v for v in g.verbs(verb_frame, animal)       # a state is neither -ing nor somewhere (동물원에서 ... 안다)
+             if not ((tense == "progressive" or frame == "tr_place") and v.en in STATIVE)]
     verb = g.pick(verbs)
     subject = g.subject(animal_ok=animal)
     obj = obj2 = None

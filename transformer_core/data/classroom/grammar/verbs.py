@@ -48,6 +48,8 @@ def ko_verb(verb_ko: str, irregular: str, tense: str, neg: bool, style: str, k: 
     """Korean predicate words: the stem's word is V, a word of 않/없 is NEG, the rest V."""
     V, NEG = k + "V", k + "NEG"
     endings = (korean.STATEMENT if style == "statement" else korean.QUESTION)[tense]
+    if tense == "progressive" and verb_ko in korean.RESULTATIVE:      # 앉아 있다
+        endings = [("어", "EC"), *endings[1:]]
     if verb_ko == "있다" and neg:            # 있지 않다 -> 없다
         text = korean.predicate(korean.stem("없다", "", True), endings, honorific=honorific)
         return [chunk(text, V, NEG)]
