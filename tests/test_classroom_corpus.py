@@ -1046,3 +1046,32 @@ def test_one_who_is_sitting_has_sat_down():
     denied = {en: ko for en, ko, _ in _said("intr.progressive.neg", {"verb:sit", "verb:sleep"}, 600)}
     assert denied["I am not sitting."] == "나는 앉아 있지 않다."
     assert korean.time_topic("일주일 동안") == "일주일 동안" and korean.time_topic("오늘") == "오늘은"
+
+
+def test_who_flies_and_how_korean_says_it():
+    """A bird flies (새는 난다); a person flies somewhere by plane (비행기를 타고 간다); no pupil flies in the park.
+    A flying swan stays 나는 in 해요체, where the speaker's 나는 becomes 저는."""
+    lex = lexicon.load()
+    birds = {n.id for n in Gen(random.Random(0), lex).nouns(gen.ANIMAL_ONLY["fly"])}
+    flew = _said("intr.present.pos", {"verb:fly", "verb:sleep", *birds}, 800)
+    flying = [(en, ko) for en, ko, _ in flew if " fl" in en]
+    assert flying and all(ko.endswith(" 난다.") for _, ko in flying), flying
+    people = {en: (ko, de) for en, ko, de in _said("motion.present.pos", {"verb:fly"}, 1500)}
+    assert people["I fly to Spain."] == ("나는 스페인에 비행기를 타고 간다.", "Ich fliege nach Spanien.")
+    asked = {ko for en, ko, _ in _said("q.likes_doing", {"verb:fly", "verb:eat", "noun:bread", "verb:sleep", *birds},
+                                       1500) if "flying" in en}
+    assert asked and all(" 나는 것을 좋아해요?" in f" {ko}" for ko in asked), asked
+
+
+def test_korean_says_does_not_know_with_moreuda_and_german_declines_a_weak_noun():
+    said = [(ko, de) for en, ko, de in _said("tr.past.neg", {"verb:know"}, 1500) if en.endswith(" know the neighbor.")]
+    assert said and all(ko.endswith(" 이웃을 몰랐다.") and de.endswith(" den Nachbarn nicht gekannt.") for ko, de in said)
+
+
+def test_german_puts_the_place_before_an_indefinite_object():
+    """'Er lernt im Aquarium Posaune.', 'Ich kaufe im Park einen Apfel.'; a definite object stays before it."""
+    said = {en: de for en, _, de in _said("tr_place.present.pos", {"verb:buy", "noun:apple"}, 1500)}
+    an = [de for en, de in said.items() if re.fullmatch(r"I buy an apple (in|at|on) the [a-z ]+\.", en)]
+    the = [de for en, de in said.items() if re.fullmatch(r"I buy the apple (in|at|on) the [a-z ]+\.", en)]
+    assert an and all(de.endswith(" einen Apfel.") for de in an), an
+    assert the and all(" den Apfel " in de for de in the), the

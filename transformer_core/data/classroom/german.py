@@ -92,22 +92,28 @@ def _nouns():
     return Nouns()
 
 
+def _first(table: dict, key: str):
+    """A german-nouns field, or the first of its variants ("akkusativ singular 1")."""
+    return table.get(key, table.get(key + " 1"))
+
+
 @cache
 def noun_forms(singular: str, gender: str, plural: str) -> dict[tuple[str, bool], str]:
     """{(case, is_plural): form}: from the german-nouns entry of this gender and plural when it has one
-    (weak nouns: den Jungen, dem Löwen), else by rule (dative plural + n)."""
+    (weak nouns: den Jungen, dem Löwen, einen Nachbarn), else by rule (dative plural + n).  An entry with two
+    variants ("genus 1", "akkusativ singular 1") gives its first."""
     forms = {(case, False): singular for case in CASES}
     if plural != "-":
         forms.update({("nom", True): plural, ("acc", True): plural,
                       ("dat", True): plural if plural.endswith(("n", "s")) else plural + "n"})
     for entry in _nouns()[singular]:
         flexion = entry.get("flexion", {})
-        if entry.get("genus") != gender or flexion.get("nominativ singular") != singular:
+        if _first(entry, "genus") != gender or _first(flexion, "nominativ singular") != singular:
             continue
         if plural != "-" and plural not in {v for k, v in flexion.items() if k.startswith("nominativ plural")}:
             continue
-        forms[("acc", False)] = flexion.get("akkusativ singular", singular)
-        forms[("dat", False)] = flexion.get("dativ singular", singular)
+        forms[("acc", False)] = _first(flexion, "akkusativ singular") or singular
+        forms[("dat", False)] = _first(flexion, "dativ singular") or singular
         if plural != "-":
             suffix = "" if "nominativ plural" in flexion else next(
                 k[len("nominativ plural"):] for k, v in flexion.items() if k.startswith("nominativ plural") and v == plural)

@@ -124,6 +124,7 @@ BY_OBJECT = {   # (verb, object) -> the verb Korean says with that object, and i
     ("입다", "glove"): ("끼다", ""), ("입다", "belt"): ("매다", ""), ("입다", "tie"): ("매다", ""),
     ("입다", "scarf"): ("두르다", "르"),
     **{("열다", n): ("펴다", "") for n in BOUND}, **{("닫다", n): ("덮다", "") for n in BOUND},   # 책을 펴다, 덮다
+    ("열다", "umbrella"): ("펴다", ""), ("닫다", "umbrella"): ("접다", ""),                      # 우산을 펴다, 접다
 }
 
 

@@ -118,6 +118,8 @@ def de_main(c: Clause, question: bool, time_first: bool, k: str = "", front: lis
     place = [("pp", [chunk(c.place.de_to if c.place_to else c.place.de_at, k + "P")])] if c.place else []
     kein = any(w == "kein" or w.startswith("kein") for w, _ in obj)
     neg = c.neg and not kein
+    if place and c.obj and kind == "obj" and c.obj.indefinite and not neg:    # "Er lernt im Aquarium Posaune."
+        obj, place = [*place[0][1], *obj], []
     if time_first:
         return de_clause(time, verb, subject, [("time", [*adverb, *companion]), (kind, obj), *place], neg, k)
     mid = [("time", [*adverb, *time, *companion]), (kind, obj), *place]

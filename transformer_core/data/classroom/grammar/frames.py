@@ -150,8 +150,9 @@ HUMBLE = {"나는": "저는", "내가": "제가", "나를": "저를", "내": "�
 
 def polite(ko: list) -> list:
     """A sentence in 해요체 speaks of oneself humbly (저는 왜 늦었어요?, 제 가방을 가져오세요) and leaves out the
-    casual 너의 ("생일이 언제예요?")."""
-    return [(HUMBLE.get(text, text), tags) for text, tags in ko if text != "너의"]
+    casual 너의 ("생일이 언제예요?"). A verb that only looks like 나는 (날다: 나는 것) stays."""
+    return [(text if any(t.endswith("V") for t in tags) else HUMBLE.get(text, text), tags)
+            for text, tags in ko if text != "너의"]
 BRITISH_P = 0.2     # how often the English is in British spelling: "my favourite colour"
 
 

@@ -17,6 +17,10 @@ STATIVE = {"like", "love", "hate", "have", "need", "want", "know", "understand",
 KO_DESCRIPTIVE = {"있다", "없다", "필요하다", "좋다", "싫다"}       # conjugated like adjectives: 있다, not 있는다
 
 ANIMAL_VERBS = {"sleep", "run", "swim", "eat", "drink", "jump", "walk", "play", "fly", "sing", "cry"}
+# What only some animals do, and which: a bird flies (날다); a person flies somewhere, by plane (the motion verb fly,
+# 비행기를 타고 가다)
+ANIMAL_ONLY = {"fly": tuple(f"noun:{n}" for n in ("bird", "owl", "parrot", "eagle", "bee", "butterfly", "duck",
+                                                   "goose", "swan", "pigeon", "mosquito", "ladybug", "beetle"))}
 
 ROLES = {"student", "teacher", "doctor", "nurse", "cook", "farmer", "police officer", "pilot", "singer", "driver",
          "dentist", "firefighter", "artist", "writer", "scientist", "engineer", "baker", "vet", "soldier", "actor",
@@ -50,7 +54,7 @@ WHERE = {   # where one does it, as place kinds or single places; a verb not her
     "do the dishes": ("place:kitchen", "place:home", "place:restaurant", "place:cafeteria"),
     "eat out": ("city", "country"), "walk": OUTDOORS, "cycle": OUTDOORS,
     "take a walk": ("nature", "city", "place:park", "place:garden", "place:schoolyard"),
-    "travel": ("city", "country", "nature"),
+    "travel": ("city", "country", "nature"), "fly": ("city", "country", "place:island"),
 }
 
 PLEASE_HELP = {"help", "call", "visit", "wake", "understand", "invite", "wait for", "take care of", "meet"}
@@ -80,7 +84,8 @@ class Gen:
         return [n for n in self.lex.nouns if n.cls in classes or n.id in classes]
 
     def verbs(self, frame: str, animal: bool = False) -> list[Verb]:
-        return [v for v in self.lex.verbs if v.frame == frame and (not animal or v.en in ANIMAL_VERBS)
+        return [v for v in self.lex.verbs if v.frame == frame
+                and (v.en in ANIMAL_VERBS if animal else frame != "intr" or v.en not in ANIMAL_ONLY)
                 and (frame != "tr" or self.nouns(v.obj))]
 
     def adjective_for(self, cls: str, comparative: bool = False):

@@ -6,7 +6,7 @@ from .. import english, german, korean
 from ..phrases import NounPhrase, PRONOUNS, Subject
 from ..sentence import Example, chunk
 from .clause import Clause, de_main, en_clause, ko_clause
-from .gen import Gen, ROLES, STATIVE
+from .gen import ANIMAL_ONLY, Gen, ROLES, STATIVE
 
 COMPANION_P = 0.12      # how often a clause says who with: "I play soccer with my father."
 ADVERB_P = 0.15        # how often a statement or question in the present says how often: "We usually eat at seven."
@@ -44,7 +44,10 @@ def make_clause(g: Gen, frame: str, tense: str, neg: bool, time_p: float = 0.4, 
     verbs = [v for v in g.verbs(verb_frame, animal)       # a state is neither -ing nor somewhere (동물원에서 ... 안다)
              if not ((tense == "progressive" or frame == "tr_place") and v.en in STATIVE)]
     verb = g.pick(verbs)
-    subject = g.subject(animal_ok=animal)
+    if verb.frame == "intr" and verb.en in ANIMAL_ONLY:
+        subject = Subject(phrase=g.phrase(ANIMAL_ONLY[verb.en], dets=("the", "poss"), adjective=0.15))
+    else:
+        subject = g.subject(animal_ok=animal)
     obj = obj2 = None
     if verb_frame == "tr":
         generic = verb.en in ("like", "love", "hate")
