@@ -1075,3 +1075,14 @@ def test_german_puts_the_place_before_an_indefinite_object():
     the = [de for en, de in said.items() if re.fullmatch(r"I buy the apple (in|at|on) the [a-z ]+\.", en)]
     assert an and all(de.endswith(" einen Apfel.") for de in an), an
     assert the and all(" den Apfel " in de for de in the), the
+
+
+def test_korean_comes_toward_the_speaker_and_wants_in_the_first_person():
+    """'I come to school.' is 나는 학교에 간다 (오다 is toward the speaker); 'Do we want to sleep?' asks about our own
+    wish: 우리는 자고 싶어요?, not 싶어해요?; the father speaks honorably: 말씀하신다."""
+    came = {en: ko for en, ko, _ in _said("motion.present.pos", {"verb:come"}, 800)}
+    assert came["I come to school."] == "나는 학교에 간다." and came["He comes to school."] == "그는 학교에 온다."
+    wanted = {en: ko for en, ko, _ in _said("q.want", {"verb:sleep", "verb:eat", "noun:bread", "verb:go"}, 1500)}
+    assert wanted["Do we want to sleep?"] == "우리는 자고 싶어요?" and wanted["Does he want to sleep?"] == "그는 자고 싶어해요?"
+    spoke = {ko for _, ko, _ in _said("intr.present.pos", {"verb:speak", "verb:sleep"}, 1500)}
+    assert any(ko.endswith(" 말씀하신다.") for ko in spoke) and not any("말하신" in ko for ko in spoke)

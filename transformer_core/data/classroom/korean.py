@@ -34,7 +34,8 @@ RESULTATIVE = {"앉다", "서다", "눕다"}
 # Honorifics: a subject owed respect (우리 어머니는, 선생님은) takes -(으)시- on the verb, and these verbs
 # change outright: 우리 할머니는 사과를 드신다, 주무신다.
 HONORIFIC = ("으시", "EP")
-HONORIFIC_VERBS = {"먹다": "드시다", "마시다": "드시다", "자다": "주무시다"}
+HONORIFIC_VERBS = {"먹다": "드시다", "마시다": "드시다", "자다": "주무시다", "말하다": "말씀하시다"}
+TOWARD = {"오다": "가다", "돌아오다": "돌아가다"}     # one comes toward the speaker: I come to school is 나는 학교에 간다
 IRREGULAR_TAGGED = ("ㅂ", "ㄷ", "ㅅ")
 # Adjectives of feeling: of someone else, Korean says them with -아/어하다 (그는 슬퍼한다)
 FEELINGS = {"슬프다", "외롭다", "초조하다", "무섭다", "걱정스럽다", "속상하다", "자랑스럽다", "기쁘다", "행복하다",
@@ -125,6 +126,7 @@ BY_OBJECT = {   # (verb, object) -> the verb Korean says with that object, and i
     ("입다", "scarf"): ("두르다", "르"),
     **{("열다", n): ("펴다", "") for n in BOUND}, **{("닫다", n): ("덮다", "") for n in BOUND},   # 책을 펴다, 덮다
     ("열다", "umbrella"): ("펴다", ""), ("닫다", "umbrella"): ("접다", ""),                      # 우산을 펴다, 접다
+    **{("깎다", n): ("까다", "") for n in ("banana", "orange", "tangerine", "onion", "egg")},  # 바나나를 까다
 }
 
 

@@ -30,6 +30,7 @@ DE_ME = {"acc": "mich", "dat": "mir"}
 
 BARE = {"sport", "subject"}     # "play soccer", "study history": never an article, an owner or an adjective
 AGE_AND_SIZE = {"big", "small", "young", "old"}
+NOT_BEFORE_A_NOUN = {"proud", "scared", "worried"}    # 자랑스러운, 무서운 남동생 is one others are proud of, afraid of
 SIZELESS = {"brother", "sister", "father", "mother"}    # 큰 남동생 is an older younger brother, 작은 아버지 an uncle
 LITTLE_P = 0.5        # how often 남동생 is "little brother" rather than "brother"
 
@@ -107,6 +108,8 @@ class Gen:
             number = self.pick([n for n in self.lex.numbers if n.n > 1])
         if self.chance(adjective) and noun.cls not in BARE:
             adj = self.adjective_for(noun.cls)
+            if adj and adj.en in NOT_BEFORE_A_NOUN:
+                adj = None
             if adj and noun.en in SIZELESS and adj.en in AGE_AND_SIZE:
                 adj = None
         return NounPhrase(noun, det, is_plural, owner, adj, number, self.little(noun) and not adj)
@@ -119,6 +122,8 @@ class Gen:
         np = self.phrase(verb.obj, dets=dets, adjective=adjective)
         if np.noun.cls == "instrument" and verb.en in SKILLS:
             return NounPhrase(np.noun, "bare")
+        if verb.en in ("ride", "drive") and np.det == "num":       # one rides one bike
+            return replace(np, det="a", plural=False, number=None)
         if np.noun.cls == "person" and verb.en == "have":
             if np.noun.en in KIN and (np.det == "a" or np.det == "num" and np.number.n <= 4
                                       and np.noun.en not in ("husband", "wife")):

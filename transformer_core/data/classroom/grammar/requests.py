@@ -138,7 +138,7 @@ def modal(kind: str, neg: bool, ask: bool = False):
         last = "어요" if ask else "다"
         if kind == "can":
             text = korean.join([stem, ("을", "ETM"), ("수", "NNB"), ("없" if neg else "있", "VA"), (last, "EF")])
-        elif c.subject.pronoun in ((PRONOUNS["you"],) if ask else (PRONOUNS["I"], PRONOUNS["we"])):
+        elif not c.subject.feels_outside(ask):     # one's own wish, or asked of the one spoken to: 가고 싶어요?
             more = [("지", "EC"), ("않", "VX")] if neg else []
             text = korean.join([stem, ("고", "EC"), ("싶", "VX"), *more, (last, "EF")])
         else:       # another's wish is seen from outside: 가고 싶어한다, 가고 싶어하세요?

@@ -2,6 +2,8 @@
 "this is", "there is"."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 from .. import english, german, korean
 from ..phrases import NounPhrase, PRONOUNS, Subject
 from ..sentence import Example, chunk
@@ -48,6 +50,8 @@ def make_clause(g: Gen, frame: str, tense: str, neg: bool, time_p: float = 0.4, 
         subject = Subject(phrase=g.phrase(ANIMAL_ONLY[verb.en], dets=("the", "poss"), adjective=0.15))
     else:
         subject = g.subject(animal_ok=animal)
+    if verb.ko in korean.TOWARD and subject.pronoun in (PRONOUNS["I"], PRONOUNS["we"]):
+        verb = replace(verb, ko=korean.TOWARD[verb.ko])
     obj = obj2 = None
     if verb_frame == "tr":
         generic = verb.en in ("like", "love", "hate")
@@ -58,6 +62,8 @@ def make_clause(g: Gen, frame: str, tense: str, neg: bool, time_p: float = 0.4, 
             if obj2.noun == obj.noun or g.verb_for(verb, obj2) != g.verb_for(verb, obj):    # not 모자와 신발을 쓰다
                 obj2 = None
         verb = g.verb_for(verb, obj)
+        if subject.name and obj.owner == subject.name:      # not "Seojun will have Seojun's stapler"
+            obj = replace(obj, det="the", owner=None)
     place = g.place(verb) if frame in ("intr_place", "tr_place", "motion") else None
     time = g.time(tense, how_long=not time_first and frame != "motion", every=time_first or not neg) \
         if g.chance(time_p) else None
@@ -173,7 +179,8 @@ TEMPERATURES = {"hot", "cold", "warm", "cool", "mild", "freezing", "chilly"}
 SCALES = (TEMPERATURES, {"big", "small"}, {"long", "short"}, {"heavy", "light"}, {"new", "old"}, {"good", "bad"},
           {"loud", "quiet"}, {"thick", "thin"}, {"strong", "weak"}, {"rich", "poor"}, {"happy", "sad"},
           {"wide", "narrow"}, {"easy", "difficult"}, {"boring", "interesting", "exciting", "funny"},
-          {"clean", "dirty"}, {"wet", "dry"}, {"fast", "slow"}, {"cheap", "expensive"})
+          {"clean", "dirty"}, {"wet", "dry"}, {"fast", "slow"}, {"cheap", "expensive"},
+          {"humid", "cold", "cool", "chilly", "freezing"})           # schwül is warm
 
 
 def two_adjectives(word: str):
