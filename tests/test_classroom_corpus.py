@@ -1086,3 +1086,17 @@ def test_korean_comes_toward_the_speaker_and_wants_in_the_first_person():
     assert wanted["Do we want to sleep?"] == "우리는 자고 싶어요?" and wanted["Does he want to sleep?"] == "그는 자고 싶어해요?"
     spoke = {ko for _, ko, _ in _said("intr.present.pos", {"verb:speak", "verb:sleep"}, 1500)}
     assert any(ko.endswith(" 말씀하신다.") for ko in spoke) and not any("말하신" in ko for ko in spoke)
+
+
+def test_counters_borrowing_and_going_far():
+    """How many answers: 답이 몇 개 (권 counts books); borrow is ausleihen (leihen lends); one goes to a country
+    with fahren, to a building with gehen; one sleeps somewhere, never with someone."""
+    asked = {en: ko for en, ko, _ in _said("how_many", {"noun:answer", "noun:book"}, 400)}
+    assert asked["How many answers do you have?"] == "답이 몇 개 있어요?"
+    assert asked["How many books do you have?"] == "책이 몇 권 있어요?"
+    lent = {en: de for en, _, de in _said("tr.past.pos", {"verb:borrow", "noun:book"}, 400)}
+    assert lent["I borrowed a book."] == "Ich habe ein Buch ausgeliehen."
+    went = {en: de for en, _, de in _said("motion.present.pos", {"verb:go"}, 1500)}
+    assert went["I go to Canada."] == "Ich fahre nach Kanada." and went["I go to school."] == "Ich gehe zur Schule."
+    slept = _said("intr.present.pos", {"verb:sleep"}, 1500)
+    assert not any(" with " in en for en, _, _ in slept)

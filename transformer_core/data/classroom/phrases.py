@@ -19,10 +19,17 @@ NOUN_COUNTERS = {
     **dict.fromkeys(("지도", "카드", "엽서", "학습지", "시간표", "초대장", "메모", "달력", "담요"), "장"),
     "신문": "부",
     **dict.fromkeys(("이야기", "시", "동화"), "편"),
-    **dict.fromkeys(("단어", "문장", "질문", "대답", "숙제", "메뉴", "보고서"), "개"),
+    **dict.fromkeys(("단어", "문장", "질문", "답", "숙제", "메뉴", "보고서"), "개"),
     **dict.fromkeys(("신발", "양말", "장갑", "부츠", "운동화", "샌들"), "켤레"),
     **dict.fromkeys(("모자", "야구 모자", "목도리", "벨트", "넥타이"), "개"),
 }
+
+
+def counter(noun) -> str:
+    """The Korean counter of a noun: 사과 세 개, 책 두 권, 편지 한 통."""
+    return NOUN_COUNTERS.get(noun.ko) or COUNTERS.get(noun.cls, "개")
+
+
 # People a Korean sentence speaks of with respect: the verb takes -(으)시- (우리 어머니는 일하신다), "my" is
 # 우리 (우리 할머니), and 부모 is 부모님.
 ELDERS = {"mother", "father", "mom", "dad", "parent", "grandmother", "grandfather", "grandma", "grandpa", "uncle",
@@ -116,8 +123,8 @@ class NounPhrase:
             a = self.adjective
             out.append(chunk(korean.attributive(a.ko, a.ko_irr), role + ".adj"))
         if self.det == "num":
-            counter = NOUN_COUNTERS.get(self.noun.ko) or COUNTERS.get(self.noun.cls, "개")
-            last = korean.with_particle(counter, particle) if particle else counter
+            unit = counter(self.noun)
+            last = korean.with_particle(unit, particle) if particle else unit
             return [*out, chunk(self.noun.ko, role + ".n"), chunk(self.number.ko_attr, role + ".num"),
                     chunk(last, role + ".num")]
         noun = HONORIFIC_NOUNS.get(self.noun.ko, self.noun.ko)

@@ -41,12 +41,13 @@ KIN = {"brother", "sister", "son", "daughter", "uncle", "aunt", "cousin", "frien
 SKILLS = {"learn", "teach", "practice"}       # an instrument they take is a skill: "learn piano", "Klavier lernen"
 
 BEDTIME = ("home", "furniture", "city", "country")
+BEDTIME_VERBS = {"sleep", "fall asleep", "snore", "dream", "go to bed"}     # done where, not with whom
 OUTDOORS = ("town", "home", "room", "nature", "city")
 WILD = ("place:mountain", "place:hill", "place:forest", "place:valley", "place:island", "place:countryside",
         "place:jungle")
 WATER = ("place:swimming pool", "place:beach", "place:lake", "place:river", "place:sea", "place:pond")
 WHERE = {   # where one does it, as place kinds or single places; a verb not here is done anywhere
-    "sleep": BEDTIME, "fall asleep": BEDTIME, "snore": BEDTIME, "dream": BEDTIME, "go to bed": BEDTIME,
+    **dict.fromkeys(BEDTIME_VERBS, BEDTIME),
     "swim": WATER, "surf": ("place:beach", "place:sea"),
     "fish": ("place:lake", "place:river", "place:sea", "place:pond", "place:harbor"),
     "camp": ("place:campsite", "place:beach", "place:field", *WILD), "hike": ("country", *WILD),

@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .. import english, german, korean
-from ..phrases import COUNTERS
+from ..phrases import counter
 from ..sentence import Example, chunk
 from .clause import Clause, de_main, en_clause, ko_clause
 from .gen import Gen, STATIVE
@@ -108,5 +108,5 @@ def how_many(g: Gen) -> Example:
           chunk(german.present("haben", subject.de_person)[0], "V"), *subject.de()]
     ko_subject = [] if subject.is_you else subject.ko("은")
     ko = [*ko_subject, chunk(korean.with_particle(noun.ko, "이"), "O.n"), chunk("몇", "W"),
-          chunk(COUNTERS.get(noun.cls, "개"), "W"), chunk("있어요", "V")]
+          chunk(counter(noun), "W"), chunk("있어요", "V")]
     return Example("", en, ko, de, end="?", lemmas={noun.id} | subject.lemmas())

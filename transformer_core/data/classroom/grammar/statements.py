@@ -8,7 +8,7 @@ from .. import english, german, korean
 from ..phrases import NounPhrase, PRONOUNS, Subject
 from ..sentence import Example, chunk
 from .clause import Clause, de_main, en_clause, ko_clause
-from .gen import ANIMAL_ONLY, Gen, ROLES, STATIVE
+from .gen import ANIMAL_ONLY, BEDTIME_VERBS, Gen, ROLES, STATIVE
 
 COMPANION_P = 0.12      # how often a clause says who with: "I play soccer with my father."
 ADVERB_P = 0.15        # how often a statement or question in the present says how often: "We usually eat at seven."
@@ -65,6 +65,8 @@ def make_clause(g: Gen, frame: str, tense: str, neg: bool, time_p: float = 0.4, 
         if subject.name and obj.owner == subject.name:      # not "Seojun will have Seojun's stapler"
             obj = replace(obj, det="the", owner=None)
     place = g.place(verb) if frame in ("intr_place", "tr_place", "motion") else None
+    if verb.en == "go" and place and place.kind in ("country", "city"):     # nach Kanada fährt man
+        verb = replace(verb, de="fahren")
     time = g.time(tense, how_long=not time_first and frame != "motion", every=time_first or not neg) \
         if g.chance(time_p) else None
     companion = None
@@ -74,7 +76,7 @@ def make_clause(g: Gen, frame: str, tense: str, neg: bool, time_p: float = 0.4, 
             companion = housemate(g)
             if g.chance(0.5):
                 place = None        # "My grandmother lives with my family."
-    elif not neg and not animal and verb.en not in STATIVE and g.chance(COMPANION_P):
+    elif not neg and not animal and verb.en not in STATIVE | BEDTIME_VERBS and g.chance(COMPANION_P):
         companion = g.phrase(("person",), dets=("poss", "the"), adjective=0)
     adverb = None
     if tense == "present" and not neg and frame != "dwell" and verb.en not in STATIVE and g.chance(adverb_p):
