@@ -1100,3 +1100,20 @@ def test_counters_borrowing_and_going_far():
     assert went["I go to Canada."] == "Ich fahre nach Kanada." and went["I go to school."] == "Ich gehe zur Schule."
     slept = _said("intr.present.pos", {"verb:sleep"}, 1500)
     assert not any(" with " in en for en, _, _ in slept)
+
+
+def test_no_one_is_told_to_grow_up_nor_goes_to_a_sofa():
+    """A request asks for what one can choose to do (not "Grow up.", "Sneeze."); one goes to rooms, buildings and
+    places, not to furniture ("Yuna didn't go to bed." would be 침대에 가지 않았다); one cycles to the house
+    (zum Haus), not into it; "see" is never -ing."""
+    asked = _said("imperative.please", {"verb:grow up", "verb:sneeze", "verb:sleep", "verb:go", "verb:eat", "noun:bread"},
+                  600)
+    assert asked and not any("grow" in en.lower() or "sneeze" in en.lower() for en, _, _ in asked)
+    lex = lexicon.load()
+    furniture = {p.id for p in lex.places if p.kind == "furniture"}
+    g = Gen(random.Random(5), lex)
+    go = next(v for v in lex.verbs if v.en == "go")
+    cycle = next(v for v in lex.verbs if v.en == "cycle")
+    assert not {g.place(go).id for _ in range(500)} & furniture
+    assert not any(g.place(cycle).kind in ("home", "room") for _ in range(500))
+    assert "see" in gen.STATIVE

@@ -12,7 +12,9 @@ from ..phrases import NounPhrase, PRONOUNS, Subject, YOUNGER
 
 TENSES = ("present", "past", "future", "progressive")
 
-STATIVE = {"like", "love", "hate", "have", "need", "want", "know", "understand", "own", "believe", "remember", "hear"}
+STATIVE = {"like", "love", "hate", "have", "need", "want", "know", "understand", "own", "believe", "remember", "hear",
+           "see"}
+INVOLUNTARY = {"grow up", "sneeze", "snore", "yawn", "fall", "fall asleep", "sweat", "cough"}   # not asked for: "Grow up."
 
 KO_DESCRIPTIVE = {"있다", "없다", "필요하다", "좋다", "싫다"}       # conjugated like adjectives: 있다, not 있는다
 
@@ -54,7 +56,8 @@ WHERE = {   # where one does it, as place kinds or single places; a verb not her
     "climb": ("country", *WILD), "shop": ("town", "city", "country"),
     "shower": ("place:bathroom", "place:gym", "place:home", "place:hotel"),
     "do the dishes": ("place:kitchen", "place:home", "place:restaurant", "place:cafeteria"),
-    "eat out": ("city", "country"), "walk": OUTDOORS, "cycle": OUTDOORS,
+    "eat out": ("city", "country"), "walk": OUTDOORS, "cycle": ("town", "nature", "city"),     # zum Haus, not ins Haus
+    **dict.fromkeys(("go", "come", "come back", "return"), ("town", "home", "room", "nature", "city", "country", "other")),
     "take a walk": ("nature", "city", "place:park", "place:garden", "place:schoolyard"),
     "travel": ("city", "country", "nature"), "fly": ("city", "country", "place:island"),
 }

@@ -7,7 +7,7 @@ from .. import english, german, korean
 from ..phrases import PRONOUNS, Subject
 from ..sentence import Example, chunk
 from .clause import Clause, ko_clause, obj_de, obj_en, obj_ko, with_de, with_en
-from .gen import DE_ME, Gen, KO_DESCRIPTIVE, PLEASE_HELP, STATIVE
+from .gen import DE_ME, Gen, INVOLUNTARY, KO_DESCRIPTIVE, PLEASE_HELP, STATIVE
 from .statements import active_clause, lemmas_of
 from .verbs import DeVerb, de_clause, ko_stem
 
@@ -43,7 +43,7 @@ def imperative(kind: str):
     dont. German speaks to du, ihr or Sie, and "your" follows: "Öffnet bitte eure Bücher." """
     def build(g: Gen) -> Example:
         frame = g.pick(("tr", "tr", "intr", "motion"), used=False)
-        verb = g.pick([v for v in g.verbs(frame) if v.en not in STATIVE])
+        verb = g.pick([v for v in g.verbs(frame) if v.en not in STATIVE | INVOLUNTARY])
         address = addressee(g)
         c = Clause(Subject(pronoun=PRONOUNS["you"]), verb, "present", kind == "dont")
         if frame == "tr":
