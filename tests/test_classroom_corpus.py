@@ -1078,10 +1078,13 @@ def test_german_puts_the_place_before_an_indefinite_object():
 
 
 def test_korean_comes_toward_the_speaker_and_wants_in_the_first_person():
-    """'I come to school.' is 나는 학교에 간다 (오다 is toward the speaker); 'Do we want to sleep?' asks about our own
-    wish: 우리는 자고 싶어요?, not 싶어해요?; the father speaks honorably: 말씀하신다."""
+    """'Can I come to school?' asks one who is there: 저는 학교에 갈 수 있어요? (오다 is toward the speaker), while
+    'I come to school.' is 나는 학교에 온다; 'Do we want to sleep?' asks about our own wish: 우리는 자고 싶어요?, not
+    싶어해요?; the father speaks honorably: 말씀하신다."""
     came = {en: ko for en, ko, _ in _said("motion.present.pos", {"verb:come"}, 800)}
-    assert came["I come to school."] == "나는 학교에 간다." and came["He comes to school."] == "그는 학교에 온다."
+    assert came["I come to school."] == "나는 학교에 온다." and came["He comes to school."] == "그는 학교에 온다."
+    asked = {en: ko for en, ko, _ in _said("q.can", {"verb:come", "verb:eat", "noun:bread", "verb:sleep"}, 3000)}
+    assert asked["Can I come to school?"] == "저는 학교에 갈 수 있어요?"
     wanted = {en: ko for en, ko, _ in _said("q.want", {"verb:sleep", "verb:eat", "noun:bread", "verb:go"}, 1500)}
     assert wanted["Do we want to sleep?"] == "우리는 자고 싶어요?" and wanted["Does he want to sleep?"] == "그는 자고 싶어해요?"
     spoke = {ko for _, ko, _ in _said("intr.present.pos", {"verb:speak", "verb:sleep"}, 1500)}

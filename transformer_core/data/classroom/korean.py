@@ -35,7 +35,7 @@ RESULTATIVE = {"앉다", "서다", "눕다"}
 # change outright: 우리 할머니는 사과를 드신다, 주무신다.
 HONORIFIC = ("으시", "EP")
 HONORIFIC_VERBS = {"먹다": "드시다", "마시다": "드시다", "자다": "주무시다", "말하다": "말씀하시다"}
-TOWARD = {"오다": "가다", "돌아오다": "돌아가다"}     # one comes toward the speaker: I come to school is 나는 학교에 간다
+TOWARD = {"오다": "가다", "돌아오다": "돌아가다"}     # "Can I come to the bus stop?" asks one who is there: 갈 수 있어요?
 IRREGULAR_TAGGED = ("ㅂ", "ㄷ", "ㅅ")
 # Adjectives of feeling: of someone else, Korean says them with -아/어하다 (그는 슬퍼한다)
 FEELINGS = {"슬프다", "외롭다", "초조하다", "무섭다", "걱정스럽다", "속상하다", "자랑스럽다", "기쁘다", "행복하다",

@@ -101,6 +101,8 @@ def modal(kind: str, neg: bool, ask: bool = False):
     kind 'want': 'I want to eat an apple.' -> '나는 사과를 먹고 싶다.' -> 'Ich will einen Apfel essen.'"""
     def build(g: Gen) -> Example:
         c = active_clause(g, ("tr", "tr", "intr", "motion"), neg, 0.3)      # not "I want to have cars" (있고 싶다)
+        if ask and c.verb.ko in korean.TOWARD and c.subject.pronoun in (PRONOUNS["I"], PRONOUNS["we"]):
+            c.verb = replace(c.verb, ko=korean.TOWARD[c.verb.ko])     # asked of one who is there: 가도 돼요?
         person = c.subject.en_person
         if kind == "can":
             word = "can't" if neg and g.chance(0.5) else "cannot" if neg else "can"

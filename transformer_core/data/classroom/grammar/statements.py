@@ -50,8 +50,6 @@ def make_clause(g: Gen, frame: str, tense: str, neg: bool, time_p: float = 0.4, 
         subject = Subject(phrase=g.phrase(ANIMAL_ONLY[verb.en], dets=("the", "poss"), adjective=0.15))
     else:
         subject = g.subject(animal_ok=animal)
-    if verb.ko in korean.TOWARD and subject.pronoun in (PRONOUNS["I"], PRONOUNS["we"]):
-        verb = replace(verb, ko=korean.TOWARD[verb.ko])
     obj = obj2 = None
     if verb_frame == "tr":
         generic = verb.en in ("like", "love", "hate")
