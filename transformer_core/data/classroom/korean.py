@@ -29,6 +29,7 @@ QUESTION = {
     "progressive": [("고", "EC"), ("있", "VX"), ("어요", "EF")],
 }
 NEGATION = [("지", "EC"), ("않", "VX")]
+NEGATED_BY = {"있다": ("없다", ""), "알다": ("모르다", "르")}     # verbs negated by another verb, and its irregular class
 # Verbs whose -ing is the state they end in: "is sitting" is 앉아 있다 (has sat down), not 앉고 있다 (is sitting down)
 RESULTATIVE = {"앉다", "서다", "눕다"}
 # Honorifics: a subject owed respect (우리 어머니는, 선생님은) takes -(으)시- on the verb, and these verbs

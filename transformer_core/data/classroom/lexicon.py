@@ -1,6 +1,9 @@
-"""The classroom lexicon: hand-written, reviewable TSV files in lexicon/, one row per lemma.
+"""The classroom lexicon: hand-written, reviewable TSV files in lexicon/, one row per lemma (two where Korean has
+two words for it: a hot thing is 뜨겁다, a hot day 덥다).
 
-    nouns.tsv       en  en_plural  ko  de  de_gender  de_plural  class
+    nouns.tsv       en  en_plural  ko  de  de_gender  de_plural  class (person, animal, food, drink, thing,
+                    readable, clothing, vehicle, body, nature, subject, sport, instrument, furniture, time_unit,
+                    event, abstract, sound)
     places.tsv      en  ko  de  de_gender  en_at  en_to  de_at  de_to  kind
     verbs.tsv       en  ko  ko_irr  de  de_aux  frame  obj  ko_case  de_prep  de_case
     adjectives.tsv  en  en_comp  ko  ko_irr  de  de_comp  applies
@@ -19,8 +22,6 @@ from functools import cache
 from pathlib import Path
 
 FOLDER = Path(__file__).with_name("lexicon")
-NOUN_CLASSES = ("person", "animal", "food", "drink", "thing", "readable", "clothing", "vehicle", "body",
-                "nature", "subject", "sport", "instrument", "furniture", "time_unit", "event", "abstract", "sound")
 
 
 def read_ids(path: Path) -> list[str]:

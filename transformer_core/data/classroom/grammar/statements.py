@@ -55,11 +55,12 @@ def make_clause(g: Gen, frame: str, tense: str, neg: bool, time_p: float = 0.4, 
         generic = verb.en in ("like", "love", "hate")
         dets = ("bare",) if generic and g.chance(0.7) else ("a", "the", "bare", "poss", "this") + ("num",) * (not neg)
         obj = g.object(verb, dets)
+        said = g.verb_for(verb, obj)
         if obj.det == "bare" and g.chance(0.15):
             obj2 = g.object(verb, ("bare",), adjective=0)
-            if obj2.noun == obj.noun or g.verb_for(verb, obj2) != g.verb_for(verb, obj):    # not 모자와 신발을 쓰다
+            if obj2.noun == obj.noun or g.verb_for(verb, obj2) != said:    # not 모자와 신발을 쓰다
                 obj2 = None
-        verb = g.verb_for(verb, obj)
+        verb = said
         if subject.name and obj.owner == subject.name:      # not "Seojun will have Seojun's stapler"
             obj = replace(obj, det="the", owner=None)
     place = g.place(verb) if frame in ("intr_place", "tr_place", "motion") else None

@@ -50,11 +50,8 @@ def ko_verb(verb_ko: str, irregular: str, tense: str, neg: bool, style: str, k: 
     endings = (korean.STATEMENT if style == "statement" else korean.QUESTION)[tense]
     if tense == "progressive" and verb_ko in korean.RESULTATIVE:      # 앉아 있다
         endings = [("어", "EC"), *endings[1:]]
-    if verb_ko == "있다" and neg:            # 있지 않다 -> 없다
-        text = korean.predicate(korean.stem("없다", "", True), endings, honorific=honorific)
-        return [chunk(text, V, NEG)]
-    if verb_ko == "알다" and neg:            # 알지 않다 -> 모르다
-        text = korean.predicate(ko_stem("모르다", "르", honorific), endings, honorific=honorific)
+    if neg and verb_ko in korean.NEGATED_BY:     # 있지 않다 -> 없다, 알지 않다 -> 모르다
+        text = korean.predicate(ko_stem(*korean.NEGATED_BY[verb_ko], honorific), endings, honorific=honorific)
         return [chunk(text, V, NEG)]
     text = korean.predicate(ko_stem(verb_ko, irregular, honorific), endings, negative=neg, honorific=honorific)
     return [chunk(w, NEG if w.startswith(("않", "없")) else V) for w in text.split(" ")]
