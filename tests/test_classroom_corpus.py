@@ -1120,3 +1120,51 @@ def test_no_one_is_told_to_grow_up_nor_goes_to_a_sofa():
     assert not {g.place(go).id for _ in range(500)} & furniture
     assert not any(g.place(cycle).kind in ("home", "room") for _ in range(500))
     assert "see" in gen.STATIVE
+
+
+def test_korean_says_what_was_not_managed_with_mot_and_sits_on_a_place():
+    """'I did not find the key.' is 찾지 못했다 (찾지 않았다 would be chose not to), honoured 찾지 못하셨다, while
+    'look for' keeps 않다; one sits 에 a place (의자에 앉다), not 에서; one cooks what is cooked, never a salad, and
+    breakfast is prepared: 아침 식사를 준비한다."""
+    found = {en: ko for en, ko, _ in _said("tr.past.neg", {"verb:find", "verb:look for", "noun:key"}, 1500)}
+    assert found["I did not find the key."] == "나는 열쇠를 찾지 못했다."
+    looked = [ko for en, ko in found.items() if " look for " in en]
+    assert looked and all(" 않았다." in ko and "못" not in ko for ko in looked), looked
+    assert any(ko.endswith(" 찾지 못하셨다.") for ko in found.values()), found
+    sat = [(en, ko) for en, ko, _ in _said("intr_place.present.pos", {"verb:sit"}, 600) if en.startswith("I ")]
+    assert sat and all(ko.endswith("에 앉는다.") and "에서 앉" not in ko for _, ko in sat), sat
+    lex = lexicon.load()
+    cook = next(v for v in lex.verbs if v.en == "cook")
+    g = Gen(random.Random(3), lex)
+    cooked = {g.object(cook, ("a", "the", "bare")).noun.en for _ in range(600)}
+    assert "rice" in cooked and not cooked & {"salad", "apple", "ice cream", "cake"}, cooked
+    meals = {en: ko for en, ko, _ in _said("tr.present.pos", {"verb:cook", "noun:breakfast", "noun:salad"}, 400)}
+    assert meals["I cook breakfast."] == "나는 아침 식사를 준비한다."
+
+
+def test_a_state_has_no_moment_and_few_things_are_done_every_ten_minutes():
+    """Not "I have a sister at six o'clock" nor "Every ten minutes, she flies to Australia"; but "She coughs every
+    ten minutes."; and German does not read "um acht Uhr dreißig Sonnenblumen" as half past eight."""
+    g = Gen(random.Random(7), lexicon.load())
+    had = {g.time("present", verb="have").en for _ in range(1500)}
+    assert not any("o'clock" in t or t in ("at noon", "at midnight") for t in had)
+    assert not had & gen.EVERY_FEW_MINUTES
+    flew = {g.time("present", how_long=False, verb="fly").en for _ in range(1500)}
+    coughed = {g.time("present", verb="cough").en for _ in range(1500)}
+    assert not flew & gen.EVERY_FEW_MINUTES and "every ten minutes" in coughed
+    grew = [de for en, _, de in _said("tr.past.pos", {"verb:grow", "noun:sunflower"}, 3000)
+            if re.search(r"\b(twenty|thirty)\b.* at \w+ o'clock", en)]
+    assert grew and all(re.search(r"(zwanzig|dreißig) \w+ um \w+ Uhr", de) for de in grew), grew
+
+
+def test_but_joins_a_contrast():
+    """'but' says that someone else does not do the same: 'I eat bread, but Minsu doesn't eat bread.' (먹지만 ...
+    먹지 않는다, aber ... kein Brot), never two unrelated clauses; a counted object loses its number."""
+    said = _said("but.present", {"verb:eat", "noun:bread", "noun:apple", "verb:sleep"}, 400)
+    assert said
+    for en, ko, de in said:
+        first, second = en[:-1].split(", but ")
+        eaten = first.split(" eats " if " eats " in first else " eat ")[1].split(" with ")[0]
+        assert second.endswith(f"eat {eaten}") and re.search(r"(\bnot|n't)\b", second), en
+        assert "지만 " in ko and ko.endswith("않는다."), ko
+        assert ", aber " in de and not re.search(r"\b(zwei|drei|vier|fünf|zehn)\b", de), de

@@ -29,9 +29,11 @@ QUESTION = {
     "progressive": [("고", "EC"), ("있", "VX"), ("어요", "EF")],
 }
 NEGATION = [("지", "EC"), ("않", "VX")]
+CANNOT = [("지", "EC"), ("못", "MAG"), ("하", "VX")]     # what one did not manage: 찾지 못했다 (찾지 않았다 is chose not to)
 NEGATED_BY = {"있다": ("없다", ""), "알다": ("모르다", "르")}     # verbs negated by another verb, and its irregular class
-# Verbs whose -ing is the state they end in: "is sitting" is 앉아 있다 (has sat down), not 앉고 있다 (is sitting down)
-RESULTATIVE = {"앉다", "서다", "눕다"}
+# Posture verbs: their -ing is the state they end in, "is sitting" is 앉아 있다 (has sat down), not 앉고 있다 (is
+# sitting down); and where one sits is 에, not 에서: 의자에 앉다, 침대에 눕다
+POSTURE = {"앉다", "서다", "눕다"}
 # Honorifics: a subject owed respect (우리 어머니는, 선생님은) takes -(으)시- on the verb, and these verbs
 # change outright: 우리 할머니는 사과를 드신다, 주무신다.
 HONORIFIC = ("으시", "EP")
@@ -81,20 +83,24 @@ def stem(dictionary_form: str, irregular: str, adjective: bool) -> tuple[str, st
 
 
 def predicate(stem_morph: tuple[str, str], endings: list[tuple[str, str]], negative: bool = False,
-              honorific: bool = False) -> str:
+              honorific: bool = False, cannot: bool = False) -> str:
     """Conjugate: predicate(('먹', 'VV'), STATEMENT['past'], negative=True) -> '먹지 않았다';
-    honorific: predicate(('가', 'VV'), STATEMENT['present'], honorific=True) -> '가신다' (보고 계신다, 가세요?)."""
+    honorific: predicate(('가', 'VV'), STATEMENT['present'], honorific=True) -> '가신다' (보고 계신다, 가세요?);
+    cannot, the negation of what one did not manage: ('찾', 'VV') past -> '찾지 못했다'."""
     adjective = stem_morph[1].startswith("VA")
     stem = [stem_morph]
     progressive = endings[:2] in ([("고", "EC"), ("있", "VX")], [("어", "EC"), ("있", "VX")])
     if honorific and progressive:                        # 있다 of the progressive is 계시다, a verb: 보고 계신다
         endings = [endings[0], ("계시", "VX"), *[("는다", "EF") if e == ("다", "EF") else e for e in endings[2:]]]
-    elif honorific and not stem_morph[0].endswith("시"):  # 드시다, 주무시다 are honorific already
+    negation = CANNOT if cannot and negative and not progressive else NEGATION     # not 찾고 있지 못하다
+    if honorific and negation is CANNOT:                 # 찾지 못하신다
+        negation = [*CANNOT, HONORIFIC]
+    elif honorific and not progressive and not stem_morph[0].endswith("시"):  # 드시다, 주무시다 are honorific already
         stem.append(HONORIFIC)
     if negative and progressive:                          # 먹고 있지 않다, 보고 계시지 않는다
-        text = join([*stem, *endings[:2], *NEGATION, *_plain(endings[2:], not honorific)])
+        text = join([*stem, *endings[:2], *negation, *_plain(endings[2:], not honorific)])
     elif negative:
-        text = join([*stem, *NEGATION, *_plain(endings, adjective)])
+        text = join([*stem, *negation, *_plain(endings, adjective)])
     else:
         text = join([*stem, *_plain(endings, adjective)])
     if honorific and text.endswith("셔요"):      # kiwi's 가셔요: the standard is 가세요 (but 마셔요 stays)
@@ -127,6 +133,7 @@ BY_OBJECT = {   # (verb, object) -> the verb Korean says with that object, and i
     ("입다", "scarf"): ("두르다", "르"),
     **{("열다", n): ("펴다", "") for n in BOUND}, **{("닫다", n): ("덮다", "") for n in BOUND},   # 책을 펴다, 덮다
     ("열다", "umbrella"): ("펴다", ""), ("닫다", "umbrella"): ("접다", ""),                      # 우산을 펴다, 접다
+    **{("요리하다", n): ("준비하다", "") for n in ("breakfast", "lunch", "dinner")},             # 아침 식사를 준비하다
     **{("깎다", n): ("까다", "") for n in ("banana", "orange", "tangerine", "onion", "egg")},  # 바나나를 까다
 }
 

@@ -8,6 +8,7 @@ from .. import korean
 from ..lexicon import Verb
 from ..phrases import NounPhrase, Subject
 from ..sentence import Chunk, chunk
+from .gen import ACHIEVEMENTS
 from .verbs import de_clause, de_verb, en_verb, ko_stem, ko_verb
 
 
@@ -87,7 +88,8 @@ def ko_clause(c: Clause, style: str, time_first: bool, k: str = "", connective: 
     time = [chunk(c.time.ko, k + "T")] if c.time else []
     place = []
     if c.place:
-        particle = "에" if c.place_to or c.verb.frame == "dwell" else "에서"     # 시골에 산다
+        # 시골에 산다, 의자에 앉는다
+        particle = "에" if c.place_to or c.verb.frame == "dwell" or c.verb.ko in korean.POSTURE else "에서"
         place = [chunk(korean.with_particle(c.place.ko, particle), k + "P")]
     if predicate is not None:
         verb = predicate
@@ -95,10 +97,12 @@ def ko_clause(c: Clause, style: str, time_first: bool, k: str = "", connective: 
         stem = ko_stem(c.verb.ko, c.verb.ko_irr, c.subject.honorific)
         past = c.tense == "past" and connective != "어서"      # -아서/-어서 never takes the past: 잃어버려서
         endings = ([("었", "EP")] if past else []) + [(connective, "EC")]
-        text = korean.predicate(stem, endings, negative=c.neg, honorific=c.subject.honorific)
-        verb = [chunk(w, k + ("NEG" if w.startswith("않") else "V")) for w in text.split(" ")]
+        text = korean.predicate(stem, endings, negative=c.neg, honorific=c.subject.honorific,
+                                cannot=c.verb.en in ACHIEVEMENTS)
+        verb = [chunk(w, k + ("NEG" if w.startswith(("않", "못")) else "V")) for w in text.split(" ")]
     else:
-        verb = ko_verb(c.verb.ko, c.verb.ko_irr, c.tense, c.neg, style, k, honorific=c.subject.honorific)
+        verb = ko_verb(c.verb.ko, c.verb.ko_irr, c.tense, c.neg, style, k, honorific=c.subject.honorific,
+                       cannot=c.verb.en in ACHIEVEMENTS)
     adverb = [chunk(c.adverb[1], k + "ADV")] if c.adverb else []
     head = [*time, *subject, *adverb] if time_first else [*subject, *adverb, *time]
     companion = [*c.companion.ko(k + "C", "와"), chunk("함께", k + "WITH")] if c.companion else []
@@ -123,6 +127,9 @@ def de_main(c: Clause, question: bool, time_first: bool, k: str = "", front: lis
     if time_first:
         return de_clause(time, verb, subject, [("time", [*adverb, *companion]), (kind, obj), *place], neg, k)
     mid = [("time", [*adverb, *time, *companion]), (kind, obj), *place]
+    if time and time[0][0].endswith(" Uhr") and obj and c.obj.number and obj[0][0] == c.obj.number.de:
+        # "um acht Uhr dreißig Sonnenblumen" reads as half past eight: "dreißig Sonnenblumen um acht Uhr"
+        mid = [("time", [*adverb, *companion]), (kind, obj), ("time", time), *place]
     if subordinate:
         return de_clause(front or [], verb, subject, mid, neg, k, subordinate=True)
     if front:

@@ -14,6 +14,11 @@ TENSES = ("present", "past", "future", "progressive")
 
 STATIVE = {"like", "love", "hate", "have", "need", "want", "know", "understand", "own", "believe", "remember", "hear",
            "see"}
+MOMENTS = ("at six", "at seven", "at eight", "at nine", "at ten", "at half past", "at noon", "at midnight")
+EVERY_FEW_MINUTES = {"every ten minutes", "every fifteen minutes", "every hour"}
+EVERY_FEW_MINUTES_VERBS = {"come", "drink", "check", "call", "laugh", "smile", "cough", "sneeze", "yawn", "nod", "wave",
+                           "clap", "whistle", "look at", "wash", "stir", "pour", "count"}
+ACHIEVEMENTS = {"find", "win", "understand", "finish", "catch", "hear"}     # not done is not managed: 찾지 못했다
 INVOLUNTARY = {"grow up", "sneeze", "snore", "yawn", "fall", "fall asleep", "sweat", "cough"}   # not asked for: "Grow up."
 
 KO_DESCRIPTIVE = {"있다", "없다", "필요하다", "좋다", "싫다"}       # conjugated like adjectives: 있다, not 있는다
@@ -163,9 +168,14 @@ class Gen:
         classes = ("person", "animal") if animal_ok else ("person",)
         return Subject(phrase=self.phrase(classes, dets=("the", "poss"), adjective=0.15))
 
-    def time(self, tense: str, how_long: bool = True, every: bool = True):
+    def time(self, tense: str, how_long: bool = True, every: bool = True, verb: str = ""):
         """A time expression for the tense; how_long=False leaves out "for an hour" (a sentence's first words,
         and a motion: not "For an hour, I went to school."); every=False leaves out "every night", which a
-        negation after it makes "not every night" in English and German but 매일 밤 ... 않는다 in Korean."""
+        negation after it makes "not every night" in English and German but 매일 밤 ... 않는다 in Korean.  Given
+        the verb, a state has no moment ("I have a sister at six o'clock"), and only what is done again and again
+        is done every ten minutes ("She coughs every ten minutes.", not "she flies to Australia")."""
+        state, often = verb in STATIVE, verb in EVERY_FEW_MINUTES_VERBS
         return self.pick([t for t in self.lex.times if tense in t.tenses and (how_long or not t.en.startswith("for "))
-                          and (every or not t.en.startswith("every "))])
+                          and (every or not t.en.startswith("every "))
+                          and (often or t.en not in EVERY_FEW_MINUTES)
+                          and not (state and t.en.startswith(MOMENTS))])

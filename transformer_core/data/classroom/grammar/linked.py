@@ -2,10 +2,12 @@
 what follows from it (so)."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 from .. import english, german, korean
 from ..phrases import PRONOUNS, Pronoun, Subject
 from ..sentence import Example, chunk
-from .clause import de_main, en_clause, ko_clause
+from .clause import Clause, de_main, en_clause, ko_clause
 from .requests import imperative
 from .verbs import de_clause, de_verb, en_verb, ko_stem
 from .gen import Gen
@@ -33,10 +35,10 @@ def comparative(g: Gen) -> Example:
 
 def two_clauses(word: str, tense: str):
     """'I eat bread and Minsu drinks milk.' -> '나는 빵을 먹고 민수는 우유를 마신다.' -> 'Ich esse Brot und Minsu trinkt Milch.'
-    word 'but' -> 먹지만, aber; the second clause is negated."""
+    word 'but' -> a contrast: someone else does not do the same (contrast)."""
     def build(g: Gen) -> Example:
         first = make_clause(g, "tr", tense, False, 0.0)
-        second = make_clause(g, "tr", tense, word == "but", 0.0)
+        second = contrast(g, first) if word == "but" else make_clause(g, "tr", tense, False, 0.0)
         join_en, join_de = ("and", "und") if word == "and" else ("but", "aber")
         en_first = en_clause(first, False, False, g.chance(0.5))
         if word == "but":
@@ -55,6 +57,18 @@ def two_clauses(word: str, tense: str):
         ko = [*ko_first, *ko_clause(second, "statement", False, k="2")]
         return Example("", en, ko, de, lemmas=lemmas_of(first) | lemmas_of(second))
     return build
+
+
+def contrast(g: Gen, first: Clause) -> Clause:
+    """The second half of a 'but': someone else does not do what the first did. 'I like cats, but my brother
+    doesn't like cats.' -> '나는 고양이를 좋아하지만 내 남동생은 고양이를 좋아하지 않는다.' -> 'Ich mag Katzen, aber mein
+    Bruder mag keine Katzen.'  A counted object loses its number in both (not "keine zehn Wassermelonen")."""
+    if first.obj.det == "num":
+        first.obj = replace(first.obj, det="bare", number=None, plural=first.obj.noun.countable)
+    subject = g.subject()
+    while subject == first.subject or subject.name and first.obj.owner == subject.name:
+        subject = g.subject()
+    return replace(first, subject=subject, neg=True, companion=None, adverb=None)
 
 
 def reason(word: str):

@@ -37,7 +37,8 @@ def wh_what(tense: str):
         verbs = [v for v in g.verbs("tr") if not v.de_prep and v.de_case == "acc" and v.ko_case == "을"
                  and set(v.obj) & {"food", "drink", "thing", "readable", "clothing"}
                  and not (tense == "progressive" and v.en in STATIVE)]
-        c = Clause(g.subject(), g.pick(verbs), tense, time=g.time(tense) if g.chance(0.4) else None)
+        verb = g.pick(verbs)
+        c = Clause(g.subject(), verb, tense, time=g.time(tense, verb=verb.en) if g.chance(0.4) else None)
         before, after = en_verb(c.verb.en, tense, c.subject.en_person, False, True, False)
         time = [chunk(c.time.en, "T")] if c.time else []
         en = [chunk("what", "W"), *before, *c.subject.en(), *after, *time]
@@ -57,11 +58,12 @@ def wh_where(frame: str, tense: str):
     def build(g: Gen) -> Example:
         verbs = [v for v in g.verbs(frame) if not (tense == "progressive" and v.en in STATIVE)
                  and v.en not in ("come", "come back")]        # not "Where is he coming?"
+        verb = g.pick(verbs)
         if frame == "dwell":
             time = dwell_time(g, tense, 0.4)
         else:
-            time = g.time(tense, how_long=frame != "motion") if g.chance(0.4) else None
-        c = Clause(g.subject(animal_ok=False), g.pick(verbs), tense, time=time)
+            time = g.time(tense, how_long=frame != "motion", verb=verb.en) if g.chance(0.4) else None
+        c = Clause(g.subject(animal_ok=False), verb, tense, time=time)
         before, after = en_verb(c.verb.en, tense, c.subject.en_person, False, True, False)
         time = [chunk(c.time.en, "T")] if c.time else []
         en = [chunk("where", "W"), *before, *c.subject.en(), *after, *time]

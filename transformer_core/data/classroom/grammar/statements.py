@@ -66,8 +66,8 @@ def make_clause(g: Gen, frame: str, tense: str, neg: bool, time_p: float = 0.4, 
     place = g.place(verb) if frame in ("intr_place", "tr_place", "motion") else None
     if verb.en == "go" and place and place.kind in ("country", "city"):     # nach Kanada fährt man
         verb = replace(verb, de="fahren")
-    time = g.time(tense, how_long=not time_first and frame != "motion", every=time_first or not neg) \
-        if g.chance(time_p) else None
+    time = g.time(tense, how_long=not time_first and frame != "motion", every=time_first or not neg,
+                  verb=verb.en) if g.chance(time_p) else None
     companion = None
     if frame == "dwell":
         place, time = dwelling(g), dwell_time(g, tense, time_p)

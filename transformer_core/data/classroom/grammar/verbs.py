@@ -44,17 +44,19 @@ def ko_stem(verb_ko: str, irregular: str, honorific: bool = False) -> tuple[str,
 
 
 def ko_verb(verb_ko: str, irregular: str, tense: str, neg: bool, style: str, k: str = "",
-            honorific: bool = False) -> list[Chunk]:
-    """Korean predicate words: the stem's word is V, a word of 않/없 is NEG, the rest V."""
+            honorific: bool = False, cannot: bool = False) -> list[Chunk]:
+    """Korean predicate words: the stem's word is V, a word of 않/없/못 is NEG, the rest V.  cannot: negated with
+    못하다, for what one did not manage (찾지 못했다)."""
     V, NEG = k + "V", k + "NEG"
     endings = (korean.STATEMENT if style == "statement" else korean.QUESTION)[tense]
-    if tense == "progressive" and verb_ko in korean.RESULTATIVE:      # 앉아 있다
+    if tense == "progressive" and verb_ko in korean.POSTURE:      # 앉아 있다
         endings = [("어", "EC"), *endings[1:]]
     if neg and verb_ko in korean.NEGATED_BY:     # 있지 않다 -> 없다, 알지 않다 -> 모르다
         text = korean.predicate(ko_stem(*korean.NEGATED_BY[verb_ko], honorific), endings, honorific=honorific)
         return [chunk(text, V, NEG)]
-    text = korean.predicate(ko_stem(verb_ko, irregular, honorific), endings, negative=neg, honorific=honorific)
-    return [chunk(w, NEG if w.startswith(("않", "없")) else V) for w in text.split(" ")]
+    text = korean.predicate(ko_stem(verb_ko, irregular, honorific), endings, negative=neg, honorific=honorific,
+                            cannot=cannot)
+    return [chunk(w, NEG if w.startswith(("않", "없", "못")) else V) for w in text.split(" ")]
 
 
 @dataclass
