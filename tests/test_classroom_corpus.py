@@ -1168,3 +1168,22 @@ def test_but_joins_a_contrast():
         assert second.endswith(f"eat {eaten}") and re.search(r"(\bnot|n't)\b", second), en
         assert "지만 " in ko and ko.endswith("않는다."), ko
         assert ", aber " in de and not re.search(r"\b(zwei|drei|vier|fünf|zehn)\b", de), de
+
+
+def test_korean_mot_is_for_the_past_of_what_one_manages_and_counters_fit():
+    """'does not finish' is a habit (끝내지 않는다), 'did not finish' was not managed (끝내지 못했다), 'does not
+    understand' cannot (이해하지 못한다); one stands 에 a place (어디에 섰어요?); receipts are counted in 장; one folds
+    paper and clothes, not books, and mixes sugar, not a cookie."""
+    assert not gen.cannot("finish", "present") and gen.cannot("finish", "past") and gen.cannot("understand", "present")
+    asked = _said("wh_where.intr.past", {"verb:stand", "verb:sit"}, 300)
+    assert asked and all("어디에 " in ko for _, ko, _ in asked), asked
+    counted = {ko for en, ko, _ in _said("tr.past.pos", {"verb:buy", "noun:receipt"}, 600) if "receipts" in en}
+    counters = {m.group(1) for ko in counted for m in re.finditer(r"영수증 \S+ (\S+)을", ko)}
+    assert counters == {"장"}, counted
+    lex = lexicon.load()
+    g = Gen(random.Random(4), lex)
+    fold, mix = (next(v for v in lex.verbs if v.en == en) for en in ("fold", "mix"))
+    folded = {g.object(fold, ("the",)).noun.en for _ in range(300)}
+    mixed = {g.object(mix, ("the",)).noun.en for _ in range(300)}
+    assert "paper" in folded and "book" not in folded
+    assert "sugar" in mixed and "cookie" not in mixed

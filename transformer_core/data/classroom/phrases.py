@@ -16,7 +16,8 @@ COUNTERS = {"person": "명", "animal": "마리", "readable": "권", "clothing": 
 # shoes 켤레, and hats, scarves, words and questions 개.
 NOUN_COUNTERS = {
     **dict.fromkeys(("편지", "이메일"), "통"),
-    **dict.fromkeys(("지도", "카드", "엽서", "학습지", "시간표", "초대장", "메모", "달력", "담요"), "장"),
+    **dict.fromkeys(("지도", "카드", "엽서", "학습지", "시간표", "초대장", "메모", "달력", "담요", "영수증", "표", "사진", "종이",
+                     "스티커", "수건"), "장"),
     "신문": "부",
     **dict.fromkeys(("이야기", "시", "동화"), "편"),
     **dict.fromkeys(("단어", "문장", "질문", "답", "숙제", "메뉴", "보고서"), "개"),

@@ -8,7 +8,7 @@ from .. import korean
 from ..lexicon import Verb
 from ..phrases import NounPhrase, Subject
 from ..sentence import Chunk, chunk
-from .gen import ACHIEVEMENTS
+from .gen import cannot
 from .verbs import de_clause, de_verb, en_verb, ko_stem, ko_verb
 
 
@@ -98,11 +98,11 @@ def ko_clause(c: Clause, style: str, time_first: bool, k: str = "", connective: 
         past = c.tense == "past" and connective != "어서"      # -아서/-어서 never takes the past: 잃어버려서
         endings = ([("었", "EP")] if past else []) + [(connective, "EC")]
         text = korean.predicate(stem, endings, negative=c.neg, honorific=c.subject.honorific,
-                                cannot=c.verb.en in ACHIEVEMENTS)
+                                cannot=cannot(c.verb.en, c.tense))
         verb = [chunk(w, k + ("NEG" if w.startswith(("않", "못")) else "V")) for w in text.split(" ")]
     else:
         verb = ko_verb(c.verb.ko, c.verb.ko_irr, c.tense, c.neg, style, k, honorific=c.subject.honorific,
-                       cannot=c.verb.en in ACHIEVEMENTS)
+                       cannot=cannot(c.verb.en, c.tense))
     adverb = [chunk(c.adverb[1], k + "ADV")] if c.adverb else []
     head = [*time, *subject, *adverb] if time_first else [*subject, *adverb, *time]
     companion = [*c.companion.ko(k + "C", "와"), chunk("함께", k + "WITH")] if c.companion else []

@@ -18,7 +18,12 @@ MOMENTS = ("at six", "at seven", "at eight", "at nine", "at ten", "at half past"
 EVERY_FEW_MINUTES = {"every ten minutes", "every fifteen minutes", "every hour"}
 EVERY_FEW_MINUTES_VERBS = {"come", "drink", "check", "call", "laugh", "smile", "cough", "sneeze", "yawn", "nod", "wave",
                            "clap", "whistle", "look at", "wash", "stir", "pour", "count"}
-ACHIEVEMENTS = {"find", "win", "understand", "finish", "catch", "hear"}     # not done is not managed: 찾지 못했다
+# Negated with 못, what one did not manage (찾지 못했다, not 찾지 않았다: chose not to), but "does not finish" is a
+# habit (끝내지 않는다); what one cannot help is 못 in every tense (이해하지 못한다, 듣지 못한다).
+ACHIEVEMENTS = {"find", "win", "finish", "catch"}
+ABILITIES = {"understand", "hear"}
+
+
 INVOLUNTARY = {"grow up", "sneeze", "snore", "yawn", "fall", "fall asleep", "sweat", "cough"}   # not asked for: "Grow up."
 
 KO_DESCRIPTIVE = {"있다", "없다", "필요하다", "좋다", "싫다"}       # conjugated like adjectives: 있다, not 있는다
@@ -68,6 +73,11 @@ WHERE = {   # where one does it, as place kinds or single places; a verb not her
 }
 
 PLEASE_HELP = {"help", "call", "visit", "wake", "understand", "invite", "wait for", "take care of", "meet"}
+
+
+def cannot(verb: str, tense: str) -> bool:
+    """Whether Korean negates the verb with 못 (ACHIEVEMENTS, ABILITIES)."""
+    return verb in ABILITIES or verb in ACHIEVEMENTS and tense in ("past", "future")
 
 
 class Gen:

@@ -71,7 +71,8 @@ def wh_where(frame: str, tense: str):
         wo = "wohin" if frame == "motion" else "wo"
         de = de_clause([chunk(wo, "W")], verb, c.subject.de(), [("time", [chunk(c.time.de, "T")] if c.time else [])],
                        False)
-        where = [chunk("어디에" if frame in ("motion", "dwell") else "어디에서", "W"),
+        at = frame in ("motion", "dwell") or c.verb.ko in korean.POSTURE        # 어디에 섰어요?
+        where = [chunk("어디에" if at else "어디에서", "W"),
                  *ko_verb(c.verb.ko, c.verb.ko_irr, tense, False, "question", honorific=c.subject.honorific)]
         ko = ko_clause(c, "question", False, predicate=where)
         return Example("", en, ko, de, end="?", lemmas=lemmas_of(c))
