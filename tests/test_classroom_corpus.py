@@ -1187,3 +1187,5 @@ def test_korean_mot_is_for_the_past_of_what_one_manages_and_counters_fit():
     mixed = {g.object(mix, ("the",)).noun.en for _ in range(300)}
     assert "paper" in folded and "book" not in folded
     assert "sugar" in mixed and "cookie" not in mixed
+    # "We are good, so …" (우리는 좋아서: we like it) is not said of people
+    assert "good" not in {g.adjective_for("person").en for _ in range(500)}
