@@ -1189,3 +1189,14 @@ def test_korean_mot_is_for_the_past_of_what_one_manages_and_counters_fit():
     assert "sugar" in mixed and "cookie" not in mixed
     # "We are good, so …" (우리는 좋아서: we like it) is not said of people
     assert "good" not in {g.adjective_for("person").en for _ in range(500)}
+
+
+def test_no_one_is_compared_with_itself_nor_asked_to_stand():
+    """'Max's sailboat is smaller than the sailboat.' compares a thing with itself; 'Let's stand!' is 서요!, which
+    Korean reads first as 'Stop!'."""
+    lex = lexicon.load()
+    for seed in range(300):
+        ex = grammar.build("comparative", random.Random(f"than:{seed}"), lex)
+        assert len([lemma for lemma in ex.lemmas if lemma.startswith("noun:")]) == 2, ex.text("en")
+    proposed = _said("lets", {"verb:stand", "verb:sit", "verb:eat", "noun:bread", "verb:sleep", "verb:go"}, 300)
+    assert proposed and not any(" stand" in en or " sit" in en for en, _, _ in proposed)

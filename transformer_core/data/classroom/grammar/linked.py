@@ -22,6 +22,8 @@ def comparative(g: Gen) -> Example:
     adjective = g.adjective_for(cls, comparative=True)
     a = g.phrase((cls,), dets=("the", "poss", "this"), adjective=0, plural=False)
     b = g.phrase((cls,), dets=("the", "poss"), adjective=0, plural=False)
+    while b.noun == a.noun:         # not "Max's sailboat is smaller than the sailboat."
+        b = g.phrase((cls,), dets=("the", "poss"), adjective=0, plural=False)
     en = [*a.en("S"), chunk(english.be("present", 3), "V"), chunk(english.comparative(adjective.en, adjective.en_comp), "A"),
           chunk("than", "THAN"), *b.en("O")]
     de = [*a.de("S", "nom"), chunk("ist", "V"), chunk(adjective.de_comp, "A"), chunk("als", "THAN"), *b.de("O", "nom")]

@@ -249,6 +249,8 @@ def lets(g: Gen) -> Example:
     """'Let's play soccer after lunch!' -> '점심 식사 후에 축구를 해요!' -> 'Lass uns nach dem Mittagessen Fußball
     spielen!': a proposal in 해요체, German "lass uns" and the infinitive last."""
     c = active_clause(g, ("tr", "tr", "intr", "motion"), False, 0.3)      # not "Let's have cars."
+    while c.verb.ko in korean.POSTURE:       # "Let's stand!" is 서요!, read first as "Stop!"
+        c = active_clause(g, ("tr", "tr", "intr", "motion"), False, 0.3)
     c.subject, c.companion = Subject(pronoun=PRONOUNS["we"]), None
     place = [chunk(c.place.en_to if c.place_to else c.place.en_at, "P")] if c.place else []
     time = [chunk(c.time.en, "T")] if c.time else []
