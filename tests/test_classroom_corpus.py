@@ -1200,3 +1200,11 @@ def test_no_one_is_compared_with_itself_nor_asked_to_stand():
         assert len([lemma for lemma in ex.lemmas if lemma.startswith("noun:")]) == 2, ex.text("en")
     proposed = _said("lets", {"verb:stand", "verb:sit", "verb:eat", "noun:bread", "verb:sleep", "verb:go"}, 300)
     assert proposed and not any(" stand" in en or " sit" in en for en, _, _ in proposed)
+
+
+def test_and_does_not_refer_back_with_he_or_she():
+    """'Jimin's mother studies history and she draws two dinosaurs.' gave 공부하시고 그녀는 … 그린다: a second he or she
+    after a named or described first subject is not generated."""
+    joined = _said("and.present", {"verb:eat", "verb:drink", "noun:bread", "noun:milk", "verb:sleep"}, 600)
+    named = [en for en, _, _ in joined if not en.split()[0] in ("I", "You", "He", "She", "We", "They")]
+    assert named and not any(re.search(r" and (he|she) ", en) for en in named), named

@@ -41,6 +41,10 @@ def two_clauses(word: str, tense: str):
     def build(g: Gen) -> Example:
         first = make_clause(g, "tr", tense, False, 0.0)
         second = contrast(g, first) if word == "but" else make_clause(g, "tr", tense, False, 0.0)
+        while first.subject.pronoun is None and second.subject.pronoun in (PRONOUNS["he"], PRONOUNS["she"]):
+            # "Jimin's mother studies history and she draws": Korean drops a subject that is the first's (and
+            # keeps its honorific), so a he or she there reads as someone else: 그녀는 … 그린다
+            second.subject = g.subject()
         join_en, join_de = ("and", "und") if word == "and" else ("but", "aber")
         en_first = en_clause(first, False, False, g.chance(0.5))
         if word == "but":
