@@ -22,8 +22,6 @@ EVERY_FEW_MINUTES_VERBS = {"come", "drink", "check", "call", "laugh", "smile", "
 # habit (끝내지 않는다); what one cannot help is 못 in every tense (이해하지 못한다, 듣지 못한다).
 ACHIEVEMENTS = {"find", "win", "finish", "catch"}
 ABILITIES = {"understand", "hear"}
-
-
 INVOLUNTARY = {"grow up", "sneeze", "snore", "yawn", "fall", "fall asleep", "sweat", "cough"}   # not asked for: "Grow up."
 
 KO_DESCRIPTIVE = {"있다", "없다", "필요하다", "좋다", "싫다"}       # conjugated like adjectives: 있다, not 있는다
