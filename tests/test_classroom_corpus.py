@@ -1093,7 +1093,7 @@ def test_korean_comes_toward_the_speaker_and_wants_in_the_first_person():
 
 def test_counters_borrowing_and_going_far():
     """How many answers: 답이 몇 개 (권 counts books); borrow is ausleihen (leihen lends); one goes to a country
-    with fahren, to a building with gehen; one sleeps somewhere, never with someone."""
+    with fahren, to a building with gehen, and is told so ("Fahrt nach Kanada."); one sleeps somewhere, never with someone."""
     asked = {en: ko for en, ko, _ in _said("how_many", {"noun:answer", "noun:book"}, 400)}
     assert asked["How many answers do you have?"] == "답이 몇 개 있어요?"
     assert asked["How many books do you have?"] == "책이 몇 권 있어요?"
@@ -1101,6 +1101,9 @@ def test_counters_borrowing_and_going_far():
     assert lent["I borrowed a book."] == "Ich habe ein Buch ausgeliehen."
     went = {en: de for en, _, de in _said("motion.present.pos", {"verb:go"}, 1500)}
     assert went["I go to Canada."] == "Ich fahre nach Kanada." and went["I go to school."] == "Ich gehe zur Schule."
+    told = {de for _, _, de in _said("imperative.plain", {"verb:go", "verb:run", "verb:eat", "noun:apple"}, 300)}
+    assert {"Fahrt nach Kanada.", "Geh zur Schule."} <= told and not any(de.endswith("nach Kanada.") for de in told
+                                                                         if de.startswith("Geh"))
     slept = _said("intr.present.pos", {"verb:sleep"}, 1500)
     assert not any(" with " in en for en, _, _ in slept)
 

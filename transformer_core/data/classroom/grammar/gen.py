@@ -78,6 +78,12 @@ def cannot(verb: str, tense: str) -> bool:
     return verb in ABILITIES or verb in ACHIEVEMENTS and tense in ("past", "future")
 
 
+def going(verb: Verb, place: Place) -> Verb:
+    """German goes to a country or a city with fahren ("Ich fahre nach Kanada.", "Fahr nach Kanada.") and to a
+    building with gehen ("Ich gehe zur Schule.")."""
+    return replace(verb, de="fahren") if verb.en == "go" and place.kind in ("country", "city") else verb
+
+
 class Gen:
     """A frame's source of choices: the random generator and the lexicon it may draw from."""
 

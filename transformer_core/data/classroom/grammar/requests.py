@@ -7,7 +7,7 @@ from .. import english, german, korean
 from ..phrases import PRONOUNS, Subject
 from ..sentence import Example, chunk
 from .clause import Clause, ko_clause, obj_de, obj_en, obj_ko, with_de, with_en
-from .gen import DE_ME, Gen, INVOLUNTARY, KO_DESCRIPTIVE, PLEASE_HELP, STATIVE
+from .gen import DE_ME, Gen, INVOLUNTARY, KO_DESCRIPTIVE, PLEASE_HELP, STATIVE, going
 from .statements import active_clause, lemmas_of
 from .verbs import DeVerb, de_clause, ko_stem
 
@@ -53,6 +53,7 @@ def imperative(kind: str):
                 c.obj = replace(c.obj, owner=replace(PRONOUNS["you"], de_poss=YOUR[address], ko_poss=""))
         if frame == "motion":
             c.place, c.place_to = g.place(verb), True
+            c.verb = verb = going(verb, c.place)
         place = [chunk(c.place.en_to, "P")] if c.place else []
         en_v = [chunk(verb.en, "V")]
         if kind == "please":

@@ -8,7 +8,7 @@ from .. import english, german, korean
 from ..phrases import NounPhrase, PRONOUNS, Subject
 from ..sentence import Example, chunk
 from .clause import Clause, de_main, en_clause, ko_clause
-from .gen import ANIMAL_ONLY, BEDTIME_VERBS, Gen, ROLES, STATIVE
+from .gen import ANIMAL_ONLY, BEDTIME_VERBS, Gen, ROLES, STATIVE, going
 
 COMPANION_P = 0.12      # how often a clause says who with: "I play soccer with my father."
 ADVERB_P = 0.15        # how often a statement or question in the present says how often: "We usually eat at seven."
@@ -64,8 +64,8 @@ def make_clause(g: Gen, frame: str, tense: str, neg: bool, time_p: float = 0.4, 
         if subject.name and obj.owner == subject.name:      # not "Seojun will have Seojun's stapler"
             obj = replace(obj, det="the", owner=None)
     place = g.place(verb) if frame in ("intr_place", "tr_place", "motion") else None
-    if verb.en == "go" and place and place.kind in ("country", "city"):     # nach Kanada fährt man
-        verb = replace(verb, de="fahren")
+    if place:
+        verb = going(verb, place)
     time = g.time(tense, how_long=not time_first and frame != "motion", every=time_first or not neg,
                   verb=verb.en) if g.chance(time_p) else None
     companion = None
