@@ -1160,6 +1160,18 @@ def test_a_state_has_no_moment_and_few_things_are_done_every_ten_minutes():
     assert grew and all(re.search(r"(zwanzig|dreißig) \w+ um \w+ Uhr", de) for de in grew), grew
 
 
+def test_a_brief_act_is_timed_by_the_day():
+    """Not "I stood this year.", "I will not sleep in July." nor "She sleeps once a month."; but one travels last
+    summer, and sleeps last night."""
+    g = Gen(random.Random(3), lexicon.load())
+    for tense in ("present", "past", "future"):
+        slept = {g.time(tense, verb="sleep").en for _ in range(1500)}
+        assert slept and not any(re.search(r"\b(years?|month|summer|winter|spring|July|January)\b", t) for t in slept)
+    assert "last night" in {g.time("past", verb="sleep").en for _ in range(1500)}
+    travelled = {g.time("past", verb="travel").en for _ in range(1500)}
+    assert {"last summer", "last year", "in July"} <= travelled
+
+
 def test_but_joins_a_contrast():
     """'but' says that someone else does not do the same: 'I eat bread, but Minsu doesn't eat bread.' (먹지만 ...
     먹지 않는다, aber ... kein Brot), never two unrelated clauses; a counted object loses its number."""

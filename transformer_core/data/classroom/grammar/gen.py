@@ -2,6 +2,7 @@
 often), and the constants the frames share."""
 from __future__ import annotations
 
+import calendar
 import random
 from dataclasses import replace
 
@@ -18,6 +19,12 @@ MOMENTS = ("at six", "at seven", "at eight", "at nine", "at ten", "at half past"
 EVERY_FEW_MINUTES = {"every ten minutes", "every fifteen minutes", "every hour"}
 EVERY_FEW_MINUTES_VERBS = {"come", "drink", "check", "call", "laugh", "smile", "cough", "sneeze", "yawn", "nod", "wave",
                            "clap", "whistle", "look at", "wash", "stir", "pour", "count"}
+# A brief act is timed by the day, not by a year, a month or a season ("I stood this year.", "I will not sleep in
+# July.", "She sleeps once a month.")
+BRIEF = {"sleep", "get up", "wake up", "jump", "laugh", "sit", "stand", "shout", "smile", "fall asleep", "clap", "snore",
+         "nod", "wave", "sweat", "whistle", "cheer", "sneeze", "cough", "yawn", "whisper", "fall", "shower", "go to bed",
+         "have breakfast", "have lunch", "have dinner"}
+SPANS = {"year", "years", "month", "spring", "summer", "autumn", "winter", *calendar.month_name[1:]}
 # Negated with 못, what one did not manage (찾지 못했다, not 찾지 않았다: chose not to), but "does not finish" is a
 # habit (끝내지 않는다); what one cannot help is 못 in every tense (이해하지 못한다, 듣지 못한다).
 ACHIEVEMENTS = {"find", "win", "finish", "catch"}
@@ -187,9 +194,12 @@ class Gen:
         and a motion: not "For an hour, I went to school."); every=False leaves out "every night", which a
         negation after it makes "not every night" in English and German but 매일 밤 ... 않는다 in Korean.  Given
         the verb, a state has no moment ("I have a sister at six o'clock"), and only what is done again and again
-        is done every ten minutes ("She coughs every ten minutes.", not "she flies to Australia")."""
+        is done every ten minutes ("She coughs every ten minutes.", not "she flies to Australia"); a brief act is
+        timed by the day, not by a year or a month (BRIEF)."""
         state, often = verb in STATIVE, verb in EVERY_FEW_MINUTES_VERBS
+        brief = verb in BRIEF
         return self.pick([t for t in self.lex.times if tense in t.tenses and (how_long or not t.en.startswith("for "))
                           and (every or not t.en.startswith("every "))
                           and (often or t.en not in EVERY_FEW_MINUTES)
-                          and not (state and t.en.startswith(MOMENTS))])
+                          and not (state and t.en.startswith(MOMENTS))
+                          and not (brief and SPANS & set(t.en.split()))])
