@@ -1172,6 +1172,14 @@ def test_a_brief_act_is_timed_by_the_day():
     assert {"last summer", "last year", "in July"} <= travelled
 
 
+def test_a_boy_or_a_woman_is_nobodys():
+    """Not "Tom's boy" (his son, 아들, not 톰의 소년) nor "Junho's woman" (Junhos Frau, his wife)."""
+    said = _said("tr.past.pos", {"verb:help", "verb:sleep", "noun:boy", "noun:woman"}, 1500)
+    assert any(" boys" in en for en, _, _ in said) and any("여자" in ko for _, ko, _ in said)
+    owned = r"(\w+'s?|\b(my|your|his|her|our|their)) (boys?|girls?|man|men|woman|women)\b"
+    assert not [en for en, _, _ in said if re.search(owned, en)]
+
+
 def test_but_joins_a_contrast():
     """'but' says that someone else does not do the same: 'I eat bread, but Minsu doesn't eat bread.' (먹지만 ...
     먹지 않는다, aber ... kein Brot), never two unrelated clauses; a counted object loses its number."""

@@ -49,6 +49,7 @@ BARE = {"sport", "subject"}     # "play soccer", "study history": never an artic
 AGE_AND_SIZE = {"big", "small", "young", "old"}
 NOT_BEFORE_A_NOUN = {"proud", "scared", "worried"}    # 자랑스러운, 무서운 남동생 is one others are proud of, afraid of
 SIZELESS = {"brother", "sister", "father", "mother"}    # 큰 남동생 is an older younger brother, 작은 아버지 an uncle
+UNOWNED = {"boy", "girl", "man", "woman"}    # "Tom's boy" is his son (아들), "meine Frau" a wife: never someone's
 LITTLE_P = 0.5        # how often 남동생 is "little brother" rather than "brother"
 
 CORE_WEIGHT = 8       # how much more often a core word is drawn than another of its kind
@@ -127,7 +128,8 @@ class Gen:
                plural: bool | None = None) -> NounPhrase:
         mass_ok = any(d in ("the", "bare", "poss") for d in dets)
         noun = self.pick([n for n in self.nouns(classes) if n.countable or mass_ok])
-        dets = [d for d in dets if noun.countable or d in ("the", "bare", "poss")]
+        dets = [d for d in dets if (noun.countable or d in ("the", "bare", "poss"))
+                and not (d == "poss" and noun.en in UNOWNED)] or ["the"]
         det = "bare" if noun.cls in BARE else self.pick(dets)
         is_plural = noun.countable and (det in ("bare", "num") or (det in ("the", "poss", "this") and
                                                                    (plural if plural is not None else self.chance(0.3))))
