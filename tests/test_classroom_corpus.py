@@ -1180,6 +1180,15 @@ def test_a_boy_or_a_woman_is_nobodys():
     assert not [en for en, _, _ in said if re.search(owned, en)]
 
 
+def test_no_one_is_helped_with_themselves():
+    """Not "I help the father with the father." nor "The mother helps writers with Tom's mother.": the one who comes
+    along is not the subject's nor the object's noun, in Korean (grandpa and grandfather are both 할아버지)."""
+    said = _said("tr.present.pos", {"verb:help", "verb:sleep", "noun:grandpa", "noun:grandfather", "noun:father"}, 3000)
+    along = [(ko, m.group(1)) for _, ko, _ in said if (m := re.search(r"(\S+)와 함께", ko))]
+    assert len(along) > 50
+    assert not [ko for ko, who in along if re.search(who + "[을를은는이가과]", ko.replace(who + "와 함께", ""))]
+
+
 def test_but_joins_a_contrast():
     """'but' says that someone else does not do the same: 'I eat bread, but Minsu doesn't eat bread.' (먹지만 ...
     먹지 않는다, aber ... kein Brot), never two unrelated clauses; a counted object loses its number."""

@@ -77,6 +77,8 @@ def make_clause(g: Gen, frame: str, tense: str, neg: bool, time_p: float = 0.4, 
                 place = None        # "My grandmother lives with my family."
     elif not neg and not animal and verb.en not in STATIVE | BEDTIME_VERBS and g.chance(COMPANION_P):
         companion = g.phrase(("person",), dets=("poss", "the"), adjective=0)
+        if companion.noun.ko in {np.noun.ko for np in (subject.phrase, obj, obj2) if np}:     # not 아버지와 함께 아버지를
+            companion = None
     adverb = None
     if tense == "present" and not neg and frame != "dwell" and verb.en not in STATIVE and g.chance(adverb_p):
         adverb = g.pick(ADVERBS, used=False)
