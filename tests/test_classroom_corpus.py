@@ -1189,6 +1189,13 @@ def test_no_one_is_helped_with_themselves():
     assert not [ko for ko, who in along if re.search(who + "[을를은는이가과]", ko.replace(who + "와 함께", ""))]
 
 
+def test_a_mass_has_no_size():
+    """Not "das kleine Obst" nor "big bread"; but "small apples"."""
+    said = _said("tr.present.pos", {"verb:eat", "noun:fruit", "noun:bread", "noun:apple", "adj:small", "adj:big"}, 600)
+    assert any(re.search(r"\b(small|big) apples?\b", en) for en, _, _ in said)
+    assert not [en for en, _, _ in said if re.search(r"\b(small|big) (fruit|bread)\b", en)]
+
+
 def test_but_joins_a_contrast():
     """'but' says that someone else does not do the same: 'I eat bread, but Minsu doesn't eat bread.' (먹지만 ...
     먹지 않는다, aber ... kein Brot), never two unrelated clauses; a counted object loses its number."""

@@ -142,8 +142,8 @@ class Gen:
             adj = self.adjective_for(noun.cls)
             if adj and adj.en in NOT_BEFORE_A_NOUN:
                 adj = None
-            if adj and noun.en in SIZELESS and adj.en in AGE_AND_SIZE:
-                adj = None
+            if adj and (noun.en in SIZELESS or not noun.countable) and adj.en in AGE_AND_SIZE:
+                adj = None      # nor "das kleine Obst", "big rice": a mass has no size
         return NounPhrase(noun, det, is_plural, owner, adj, number, self.little(noun) and not adj)
 
     def object(self, verb: Verb, dets, adjective: float = 0.25) -> NounPhrase:
