@@ -20,6 +20,9 @@ MIXED = {"m": ("er", "en", "en"), "f": ("e", "e", "en"), "n": ("es", "es", "en")
 STRONG = {"m": ("er", "en", "em"), "f": ("e", "e", "er"), "n": ("es", "es", "em"), "pl": ("e", "e", "en")}
 CASES = ("nom", "acc", "dat")
 INVARIABLE = {"rosa", "lila", "orange"}     # colors that take no ending: eine rosa Tasche
+BY_OBJECT = {   # (verb, object) -> the verb German says with that object: one reads a book to its end, one finishes
+    **{("zu Ende lesen", n): "fertig machen" for n in ("homework", "worksheet", "report")},     # homework by doing it
+}
 PRONOUNS = ("ich", "du", "er", "sie", "es", "wir", "ihr", "sie")
 POSSESSIVE = {"ich": "mein", "du": "dein", "er": "sein", "sie": "ihr", "wir": "unser", "sie_pl": "ihr"}
 # ablaut's person index: ich 0, du 1, er/sie/es 2, wir 3, ihr 4, sie/Sie 5.

@@ -6,7 +6,7 @@ import calendar
 import random
 from dataclasses import replace
 
-from .. import korean
+from .. import german, korean
 from ..lexicon import Lexicon, Noun, Place, Verb, core
 from ..phrases import NounPhrase, PRONOUNS, Subject, YOUNGER
 
@@ -166,10 +166,12 @@ class Gen:
         return np
 
     def verb_for(self, verb: Verb, obj: NounPhrase) -> Verb:
-        """The verb as Korean says it with this object: wear a hat is 모자를 쓰다, wear shoes 신발을 신다, close a
-        book 책을 덮다 (korean.BY_OBJECT); the English and German stay."""
+        """The verb as Korean and German say it with this object: wear a hat is 모자를 쓰다, wear shoes 신발을 신다,
+        close a book 책을 덮다 (korean.BY_OBJECT); one reads a book zu Ende and makes homework fertig
+        (german.BY_OBJECT); the English stays."""
         ko = korean.BY_OBJECT.get((verb.ko, obj.noun.en))
-        return replace(verb, ko=ko[0], ko_irr=ko[1]) if ko else verb
+        verb = replace(verb, ko=ko[0], ko_irr=ko[1]) if ko else verb
+        return replace(verb, de=german.BY_OBJECT.get((verb.de, obj.noun.en), verb.de))
 
     def place(self, verb: Verb) -> Place:
         """Where one does what the verb says: one swims in the lake, not at the bank (WHERE)."""
