@@ -1196,6 +1196,23 @@ def test_a_mass_has_no_size():
     assert not [en for en, _, _ in said if re.search(r"\b(small|big) (fruit|bread)\b", en)]
 
 
+def test_no_one_has_two_mothers():
+    """Not "Jiho's mothers" nor "my fathers"; but "these mothers" and "my mother"."""
+    said = _said("tr.past.pos", {"verb:help", "verb:sleep", "noun:mother", "noun:father"}, 1500)
+    assert any(" mothers" in en for en, _, _ in said) and any("'s mother" in en for en, _, _ in said)
+    assert not [en for en, _, _ in said if re.search(r"('s|\b(my|your|his|her|our|their)) (mothers|fathers)\b", en)]
+
+
+def test_a_book_is_read_to_its_end_and_homework_is_done():
+    """finish: "Ich habe das Buch zu Ende gelesen.", "Ich habe die Hausaufgaben fertig gemacht." (not beenden); one
+    finishes what is read or done, not a map."""
+    said = _said("tr.past.pos", {"verb:finish", "noun:book", "noun:homework", "noun:map"}, 600)
+    finished = {en: de for en, _, de in said}
+    assert finished["I finished the book."] == "Ich habe das Buch zu Ende gelesen."
+    assert finished["I finished the homework."] == "Ich habe die Hausaufgaben fertig gemacht."
+    assert not [en for en in finished if " map" in en] and not [de for de in finished.values() if "beend" in de]
+
+
 def test_but_joins_a_contrast():
     """'but' says that someone else does not do the same: 'I eat bread, but Minsu doesn't eat bread.' (먹지만 ...
     먹지 않는다, aber ... kein Brot), never two unrelated clauses; a counted object loses its number."""

@@ -50,6 +50,7 @@ AGE_AND_SIZE = {"big", "small", "young", "old"}
 NOT_BEFORE_A_NOUN = {"proud", "scared", "worried"}    # 자랑스러운, 무서운 남동생 is one others are proud of, afraid of
 SIZELESS = {"brother", "sister", "father", "mother"}    # 큰 남동생 is an older younger brother, 작은 아버지 an uncle
 UNOWNED = {"boy", "girl", "man", "woman"}    # "Tom's boy" is his son (아들), "meine Frau" a wife: never someone's
+ONE_EACH = {"mother", "father", "mom", "dad", "husband", "wife"}    # someone's, one: not "Jiho's mothers"
 LITTLE_P = 0.5        # how often 남동생 is "little brother" rather than "brother"
 
 CORE_WEIGHT = 8       # how much more often a core word is drawn than another of its kind
@@ -133,6 +134,7 @@ class Gen:
         det = "bare" if noun.cls in BARE else self.pick(dets)
         is_plural = noun.countable and (det in ("bare", "num") or (det in ("the", "poss", "this") and
                                                                    (plural if plural is not None else self.chance(0.3))))
+        is_plural = is_plural and not (det == "poss" and noun.en in ONE_EACH)
         owner = number = adj = None
         if det == "poss":
             owner = self.pick(list(PRONOUNS.values()) + list(self.lex.names))
