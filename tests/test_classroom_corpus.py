@@ -1213,6 +1213,14 @@ def test_a_book_is_read_to_its_end_and_homework_is_done():
     assert not [en for en in finished if " map" in en] and not [de for de in finished.values() if "beend" in de]
 
 
+def test_relaxing_is_not_reflexive_in_german():
+    """relax is ausspannen ("Wir haben ausgespannt."): entspannen without sich is not German, and the generator
+    has no reflexive verbs."""
+    relaxed = {en: de for en, _, de in _said("intr.past.pos", {"verb:relax", "verb:sleep"}, 300)}
+    assert relaxed["We relaxed."] == "Wir haben ausgespannt."
+    assert not [de for de in relaxed.values() if "entspann" in de]
+
+
 def test_but_joins_a_contrast():
     """'but' says that someone else does not do the same: 'I eat bread, but Minsu doesn't eat bread.' (먹지만 ...
     먹지 않는다, aber ... kein Brot), never two unrelated clauses; a counted object loses its number."""
