@@ -1221,6 +1221,20 @@ def test_relaxing_is_not_reflexive_in_german():
     assert not [de for de in relaxed.values() if "entspann" in de]
 
 
+def test_but_joins_a_good_and_a_bad_side():
+    """"Math is easy but boring.", "It is cold but sunny today."; never "easy but interesting" nor "cold but cloudy";
+    "and" still joins two of a kind ("interesting and easy")."""
+    words = {"noun:math", "adj:easy", "adj:interesting", "adj:boring", "adj:difficult", "adj:cold", "adj:cloudy",
+             "adj:sunny"}
+    but = {en for en, _, _ in _said("be_adj2.but", words, 300)}
+    assert {"Math is easy but boring.", "Math is difficult but interesting."} <= but
+    assert any(re.match(r"It is (cold but sunny|sunny but cold)\b", en) for en in but)
+    assert not [en for en in but if re.search(r"(easy|interesting) but (easy|interesting)|(boring|difficult) but "
+                                               r"(boring|difficult)|(cold|cloudy) but (cold|cloudy)", en)]
+    joined = {en for en, _, _ in _said("be_adj2.and", words, 300)}
+    assert any(re.search(r"(easy|interesting) and (easy|interesting)", en) for en in joined)
+
+
 def test_but_joins_a_contrast():
     """'but' says that someone else does not do the same: 'I eat bread, but Minsu doesn't eat bread.' (먹지만 ...
     먹지 않는다, aber ... kein Brot), never two unrelated clauses; a counted object loses its number."""

@@ -2,7 +2,6 @@
 often), and the constants the frames share."""
 from __future__ import annotations
 
-import calendar
 import random
 from dataclasses import replace
 
@@ -24,7 +23,9 @@ EVERY_FEW_MINUTES_VERBS = {"come", "drink", "check", "call", "laugh", "smile", "
 BRIEF = {"sleep", "get up", "wake up", "jump", "laugh", "sit", "stand", "shout", "smile", "fall asleep", "clap", "snore",
          "nod", "wave", "sweat", "whistle", "cheer", "sneeze", "cough", "yawn", "whisper", "fall", "shower", "go to bed",
          "have breakfast", "have lunch", "have dinner"}
-SPANS = {"year", "years", "month", "spring", "summer", "autumn", "winter", *calendar.month_name[1:]}
+MONTHS = {"January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+          "November", "December"}
+SPANS = {"year", "years", "month", "spring", "summer", "autumn", "winter"} | MONTHS
 # Negated with 못, what one did not manage (찾지 못했다, not 찾지 않았다: chose not to), but "does not finish" is a
 # habit (끝내지 않는다); what one cannot help is 못 in every tense (이해하지 못한다, 듣지 못한다).
 ACHIEVEMENTS = {"find", "win", "finish", "catch"}

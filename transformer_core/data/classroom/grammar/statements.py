@@ -8,7 +8,7 @@ from .. import english, german, korean
 from ..phrases import NounPhrase, PRONOUNS, Subject
 from ..sentence import Example, chunk
 from .clause import Clause, de_main, en_clause, ko_clause
-from .gen import ANIMAL_ONLY, BEDTIME_VERBS, Gen, ROLES, STATIVE, going
+from .gen import ANIMAL_ONLY, BEDTIME_VERBS, Gen, MONTHS, ROLES, STATIVE, going
 
 COMPANION_P = 0.12      # how often a clause says who with: "I play soccer with my father."
 ADVERB_P = 0.15        # how often a statement or question in the present says how often: "We usually eat at seven."
@@ -176,14 +176,30 @@ def be_adjective(tense: str, neg: bool, ask: bool = False):
 
 
 SEASONS = {"in spring", "in summer", "in autumn", "in winter"}
-MONTHS = {"January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-          "November", "December"}
 TEMPERATURES = {"hot", "cold", "warm", "cool", "mild", "freezing", "chilly"}
 SCALES = (TEMPERATURES, {"big", "small"}, {"long", "short"}, {"heavy", "light"}, {"new", "old"}, {"good", "bad"},
           {"loud", "quiet"}, {"thick", "thin"}, {"strong", "weak"}, {"rich", "poor"}, {"happy", "sad"},
           {"wide", "narrow"}, {"easy", "difficult"}, {"boring", "interesting", "exciting", "funny"},
           {"clean", "dirty"}, {"wet", "dry"}, {"fast", "slow"}, {"cheap", "expensive"},
           {"humid", "cold", "cool", "chilly", "freezing"})           # schwül is warm
+# "but" joins a good and a bad side ("The kimchi is spicy but delicious.", "It is cold but sunny."), never two of
+# a kind ("popular but exciting") nor a colour or a size
+GOOD = {"good", "nice", "beautiful", "pretty", "cute", "kind", "smart", "funny", "interesting", "strong", "brave",
+        "famous", "rich", "friendly", "honest", "diligent", "cheerful", "important", "useful", "calm", "polite",
+        "careful", "generous", "wise", "popular", "exciting", "happy", "glad", "delicious", "sweet", "fresh", "easy",
+        "cheap", "clean", "near", "safe", "healthy", "comfortable", "neat", "cozy", "soft", "bright", "fast", "new",
+        "sunny", "mild", "warm", "cool"}
+BAD = {"bad", "boring", "weak", "poor", "lazy", "rude", "sad", "tired", "hungry", "thirsty", "sick", "bored", "sleepy",
+       "lonely", "nervous", "unhappy", "scared", "upset", "worried", "salty", "spicy", "sour", "bitter", "bland",
+       "difficult", "expensive", "dirty", "far", "dangerous", "crowded", "noisy", "messy", "hard", "heavy", "slow",
+       "loud", "old", "strange", "shy", "wet", "dark", "cold", "chilly", "humid", "windy", "cloudy"}
+
+
+def joinable(word: str, a, b) -> bool:
+    """Whether "a and b" or "a but b" is said: never two of one scale ("cold and hot"), and "but" joins a good and
+    a bad side."""
+    return a != b and not any({a.en, b.en} <= scale for scale in SCALES) and (
+        word != "but" or a.en in GOOD and b.en in BAD or a.en in BAD and b.en in GOOD)
 
 
 def two_adjectives(word: str):
@@ -200,12 +216,14 @@ def two_adjectives(word: str):
             lemmas = {time.id}
         else:
             classes = {n.cls for n in g.lex.nouns} - {"person"}
-            cls = g.pick(sorted(c for c in classes if sum(c in a.applies for a in g.lex.adjectives) > 1), used=False)
+            cls = g.pick(sorted(c for c in classes if any(joinable(word, a, b) for a in g.lex.adjectives
+                                                          if c in a.applies for b in g.lex.adjectives if c in b.applies)),
+                         used=False)
             np = g.phrase((cls,), dets=("the", "poss", "this"), adjective=0)
             en_s, de_s, ko_s, lemmas, time = np.en("S"), np.de("S", "nom"), np.ko("S", "은"), np.lemmas(), None
-        first = g.pick([a for a in g.lex.adjectives if cls in a.applies])
-        second = g.pick([a for a in g.lex.adjectives if cls in a.applies and a != first
-                         and not any({a.en, first.en} <= scale for scale in SCALES)])    # not "cold and hot"
+        adjectives = [a for a in g.lex.adjectives if cls in a.applies]
+        first = g.pick([a for a in adjectives if any(joinable(word, a, b) for b in adjectives)])
+        second = g.pick([b for b in adjectives if joinable(word, first, b)])
         plural = time is None and np.plural
         en_tail = [chunk(time.en, "T")] if time else []
         de_mid = [chunk(time.de, "T")] if time else []
