@@ -124,7 +124,10 @@ KOREAN_HONORIFIC = [
     ((("보", "VV"), korean.QUESTION["progressive"], False), "보고 계세요"),
     ((("보", "VV"), korean.STATEMENT["progressive"], True), "보고 계시지 않는다"),
     ((("드시", "VV"), korean.STATEMENT["present"], False), "드신다"),            # honorific verbs: one 시
-    ((("가", "VV"), korean.STATEMENT["future"], True), "가시지 않을 것이다"),
+    ((("가", "VV"), korean.STATEMENT["future"], True), "가지 않으실 것이다"),     # -시- on the last verb
+    ((("읽", "VV"), korean.STATEMENT["past"], True), "읽지 않으셨다"),
+    ((("읽", "VV"), korean.QUESTION["present"], True), "읽지 않으세요"),
+    ((("드시", "VV"), korean.STATEMENT["present"], True), "드시지 않는다"),
     ((("가져오", "VV"), [("고", "EC")], False), "가져오시고"),                   # a connective 고 is not progressive
 ]
 KOREAN_QUESTIONS = [("마시다", False, "마셔요"), ("마시다", True, "드세요"), ("가르치다", True, "가르치세요"),

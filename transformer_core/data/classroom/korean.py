@@ -85,7 +85,8 @@ def stem(dictionary_form: str, irregular: str, adjective: bool) -> tuple[str, st
 def predicate(stem_morph: tuple[str, str], endings: list[tuple[str, str]], negative: bool = False,
               honorific: bool = False, cannot: bool = False) -> str:
     """Conjugate: predicate(('먹', 'VV'), STATEMENT['past'], negative=True) -> '먹지 않았다';
-    honorific: predicate(('가', 'VV'), STATEMENT['present'], honorific=True) -> '가신다' (보고 계신다, 가세요?);
+    honorific: predicate(('가', 'VV'), STATEMENT['present'], honorific=True) -> '가신다' (보고 계신다, 가세요?,
+    가지 않으신다);
     cannot, the negation of what one did not manage: ('찾', 'VV') past -> '찾지 못했다'."""
     adjective = stem_morph[1].startswith("VA")
     stem = [stem_morph]
@@ -93,9 +94,10 @@ def predicate(stem_morph: tuple[str, str], endings: list[tuple[str, str]], negat
     if honorific and progressive:                        # 있다 of the progressive is 계시다, a verb: 보고 계신다
         endings = [endings[0], ("계시", "VX"), *[("는다", "EF") if e == ("다", "EF") else e for e in endings[2:]]]
     negation = CANNOT if cannot and negative and not progressive else NEGATION     # not 찾고 있지 못하다
-    if honorific and negation is CANNOT:                 # 찾지 못하신다
-        negation = [*CANNOT, HONORIFIC]
-    elif honorific and not progressive and not stem_morph[0].endswith("시"):  # 드시다, 주무시다 are honorific already
+    honoured = stem_morph[0].endswith("시")             # 드시다, 주무시다 are honorific already: 드시지 않는다
+    if honorific and negative and not progressive and not honoured:    # -시- on the last verb: 읽지 않으신다, 찾지 못하셨다
+        negation = [*negation, HONORIFIC]
+    elif honorific and not progressive and not honoured:
         stem.append(HONORIFIC)
     if negative and progressive:                          # 먹고 있지 않다, 보고 계시지 않는다
         text = join([*stem, *endings[:2], *negation, *_plain(endings[2:], not honorific)])
