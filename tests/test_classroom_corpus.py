@@ -1235,6 +1235,19 @@ def test_but_joins_a_good_and_a_bad_side():
     assert any(re.search(r"(easy|interesting) and (easy|interesting)", en) for en in joined)
 
 
+def test_what_is_not_done_is_not_counted():
+    """Not "Three times a day, you do not sleep." nor "We won't sleep for ten minutes."; but "I sleep three times a
+    day"-like counts stay for what is done, and "for two days" for what is not."""
+    g = Gen(random.Random(5), lexicon.load())
+    skipped = {g.time("present", verb="read", neg=True).en for _ in range(1500)}
+    done = {g.time("present", verb="read").en for _ in range(1500)}
+    assert not [t for t in skipped if re.search(r"\b(once|twice|times|minutes)\b", t)]
+    assert {"three times a day", "once a week", "for ten minutes"} <= done
+    assert "for two days" in {g.time("past", verb="read", neg=True).en for _ in range(1500)}
+    said = _said("tf.intr.present.neg", {"verb:sleep", "verb:run"}, 600)
+    assert said and not [en for en, _, _ in said if re.search(r"\b(once|twice|times)\b", en)]
+
+
 def test_but_joins_a_contrast():
     """'but' says that someone else does not do the same: 'I eat bread, but Minsu doesn't eat bread.' (먹지만 ...
     먹지 않는다, aber ... kein Brot), never two unrelated clauses; a counted object loses its number."""

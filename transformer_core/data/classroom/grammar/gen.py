@@ -26,6 +26,9 @@ BRIEF = {"sleep", "get up", "wake up", "jump", "laugh", "sit", "stand", "shout",
 MONTHS = {"January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
           "November", "December"}
 SPANS = {"year", "years", "month", "spring", "summer", "autumn", "winter"} | MONTHS
+# Not said of what is not done: how many times ("Three times a day, you do not sleep.") or for how many minutes
+# ("We won't sleep for ten minutes.")
+NOT_NEGATED = ("once ", "twice ", "three times ", "for ten minutes", "for thirty minutes")
 # Negated with 못, what one did not manage (찾지 못했다, not 찾지 않았다: chose not to), but "does not finish" is a
 # habit (끝내지 않는다); what one cannot help is 못 in every tense (이해하지 못한다, 듣지 못한다).
 ACHIEVEMENTS = {"find", "win", "finish", "catch"}
@@ -196,17 +199,18 @@ class Gen:
         classes = ("person", "animal") if animal_ok else ("person",)
         return Subject(phrase=self.phrase(classes, dets=("the", "poss"), adjective=0.15))
 
-    def time(self, tense: str, how_long: bool = True, every: bool = True, verb: str = ""):
+    def time(self, tense: str, how_long: bool = True, every: bool = True, verb: str = "", neg: bool = False):
         """A time expression for the tense; how_long=False leaves out "for an hour" (a sentence's first words,
         and a motion: not "For an hour, I went to school."); every=False leaves out "every night", which a
         negation after it makes "not every night" in English and German but 매일 밤 ... 않는다 in Korean.  Given
         the verb, a state has no moment ("I have a sister at six o'clock"), and only what is done again and again
         is done every ten minutes ("She coughs every ten minutes.", not "she flies to Australia"); a brief act is
-        timed by the day, not by a year or a month (BRIEF)."""
+        timed by the day, not by a year or a month (BRIEF); neg leaves out times and minutes (NOT_NEGATED)."""
         state, often = verb in STATIVE, verb in EVERY_FEW_MINUTES_VERBS
         brief = verb in BRIEF
         return self.pick([t for t in self.lex.times if tense in t.tenses and (how_long or not t.en.startswith("for "))
                           and (every or not t.en.startswith("every "))
                           and (often or t.en not in EVERY_FEW_MINUTES)
                           and not (state and t.en.startswith(MOMENTS))
-                          and not (brief and SPANS & set(t.en.split()))])
+                          and not (brief and SPANS & set(t.en.split()))
+                          and not (neg and t.en.startswith(NOT_NEGATED))])

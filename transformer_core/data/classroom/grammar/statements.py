@@ -67,7 +67,7 @@ def make_clause(g: Gen, frame: str, tense: str, neg: bool, time_p: float = 0.4, 
     if place:
         verb = going(verb, place)
     time = g.time(tense, how_long=not time_first and frame != "motion", every=time_first or not neg,
-                  verb=verb.en) if g.chance(time_p) else None
+                  verb=verb.en, neg=neg) if g.chance(time_p) else None
     companion = None
     if frame == "dwell":
         place, time = dwelling(g), dwell_time(g, tense, time_p)
