@@ -944,7 +944,7 @@ def test_two_adjectives_are_never_opposites():
     from transformer_core.data.classroom.grammar.statements import SCALES
     for word in ("and", "but"):
         said = _said(f"be_adj2.{word}", {"adj:clean", "adj:dirty", "adj:big", "adj:small", "adj:red", "noun:bag",
-                                         "adj:cold", "adj:hot", "adj:sunny"}, 300)
+                                         "adj:expensive", "adj:cold", "adj:hot", "adj:sunny"}, 300)
         bags = [en for en, _, _ in said if not en.startswith("It ")]
         assert len(bags) > 10
         for en in bags:

@@ -206,8 +206,13 @@ def two_adjectives(word: str):
     """'The soup is hot and salty.' -> '국은 뜨겁고 짜다.' -> 'Die Suppe ist heiß und salzig.'; word 'but':
     'The kimchi is spicy but delicious.' -> '김치는 맵지만 맛있다.' -> 'Das Kimchi ist scharf, aber lecker.';
     or the weather: 'It is cold and windy today.' -> '오늘은 춥고 바람이 세다.' -> 'Es ist heute kalt und windig.'"""
+    def said_of(g: Gen, cls: str) -> list:
+        """The adjectives of the class that join with another of them."""
+        adjectives = [a for a in g.lex.adjectives if cls in a.applies]
+        return [a for a in adjectives if any(joinable(word, a, b) for b in adjectives)]
+
     def build(g: Gen) -> Example:
-        if g.chance(0.3):
+        if said_of(g, "weather") and g.chance(0.3):
             cls = "weather"
             time = g.pick([t for t in g.lex.times if t.en in SEASONS or t.en in ("today", "in the morning")
                            or (t.en.startswith("in ") and t.en[3:] in MONTHS)])
@@ -216,14 +221,11 @@ def two_adjectives(word: str):
             lemmas = {time.id}
         else:
             classes = {n.cls for n in g.lex.nouns} - {"person"}
-            cls = g.pick(sorted(c for c in classes if any(joinable(word, a, b) for a in g.lex.adjectives
-                                                          if c in a.applies for b in g.lex.adjectives if c in b.applies)),
-                         used=False)
+            cls = g.pick(sorted(c for c in classes if said_of(g, c)), used=False)
             np = g.phrase((cls,), dets=("the", "poss", "this"), adjective=0)
             en_s, de_s, ko_s, lemmas, time = np.en("S"), np.de("S", "nom"), np.ko("S", "은"), np.lemmas(), None
-        adjectives = [a for a in g.lex.adjectives if cls in a.applies]
-        first = g.pick([a for a in adjectives if any(joinable(word, a, b) for b in adjectives)])
-        second = g.pick([b for b in adjectives if joinable(word, first, b)])
+        first = g.pick(said_of(g, cls))
+        second = g.pick([b for b in g.lex.adjectives if cls in b.applies and joinable(word, first, b)])
         plural = time is None and np.plural
         en_tail = [chunk(time.en, "T")] if time else []
         de_mid = [chunk(time.de, "T")] if time else []
