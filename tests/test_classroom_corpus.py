@@ -8,7 +8,7 @@ import pytest
 from transformer_core.data import build as data
 from transformer_core.data.classroom import corpus, grammar, korean, lexicon
 from transformer_core.data.classroom.grammar.clause import Clause, de_main, en_clause, ko_clause
-from transformer_core.data.classroom.grammar import gen
+from transformer_core.data.classroom.grammar import gen, linked
 from transformer_core.data.classroom.grammar.gen import Gen
 from transformer_core.data.classroom.grammar.questions import where_is
 from transformer_core.data.classroom.phrases import PRONOUNS, NounPhrase, Subject
@@ -1246,6 +1246,24 @@ def test_what_is_not_done_is_not_counted():
     assert "for two days" in {g.time("past", verb="read", neg=True).en for _ in range(1500)}
     said = _said("tf.intr.present.neg", {"verb:sleep", "verb:run"}, 600)
     assert said and not [en for en, _, _ in said if re.search(r"\b(once|twice|times)\b", en)]
+
+
+def test_a_reason_fits_what_it_makes_one_do():
+    """"I drink water because I am thirsty.", "She calls her mother when she is lonely." (그녀는 … 어머니에게, the
+    owner unsaid); never "They have a fork because they are generous." nor "She likes guitars when she is full"."""
+    lex = lexicon.load()
+    said = {(ex.text("en"), ex.text("ko")) for word in ("because", "when") for seed in range(400)
+            for ex in [grammar.build(word, random.Random(f"{word}:{seed}"), lex)]}
+    english = {en for en, _ in said}
+    assert any(re.fullmatch(r"\w+ drinks? (water|juice|milk|lemonade|tea) (because|when) \w+ (am|is|are) thirsty\.", en)
+               for en in english)
+    for en, ko in said:
+        feeling = en.rstrip(".").split()[-1]
+        assert feeling in linked.MOTIVES, en
+        assert not re.search(r"(그녀|그들|그|너)의", ko), ko
+        if feeling == "thirsty":
+            assert " drink" in en, en
+    assert any(" her " in en and "그녀의" not in ko for en, ko in said)
 
 
 def test_but_joins_a_contrast():

@@ -5,12 +5,12 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .. import english, german, korean
-from ..phrases import PRONOUNS, Pronoun, Subject
+from ..phrases import NounPhrase, PRONOUNS, Pronoun, Subject
 from ..sentence import Example, chunk
 from .clause import Clause, de_main, en_clause, ko_clause
 from .requests import imperative
 from .verbs import de_clause, de_verb, en_verb, ko_stem
-from .gen import Gen
+from .gen import BARE, Gen
 from .statements import make_clause, lemmas_of
 
 
@@ -77,15 +77,51 @@ def contrast(g: Gen, first: Clause) -> Clause:
     return replace(first, subject=subject, neg=True, companion=None, adverb=None)
 
 
+# What a feeling makes one do, and to what: "I drink water because I am thirsty.", "I call my friend when I am
+# lonely." (None: whatever the verb takes), never "They have a fork because they are generous."
+PEOPLE_CLOSE = ("noun:friend", "noun:mother", "noun:father", "noun:grandmother", "noun:mom", "noun:dad")
+MOTIVES = {
+    "hungry": {"eat": None, "cook": None},
+    "thirsty": {"drink": ("noun:water", "noun:juice", "noun:milk", "noun:lemonade", "noun:tea")},
+    "sleepy": {"drink": ("noun:coffee", "noun:tea")},
+    "tired": {"drink": ("noun:coffee",)},
+    "bored": {"read": ("noun:book", "noun:comic book", "noun:magazine", "noun:novel"), "play": None},
+    "sad": {"listen to": ("noun:music", "noun:song"), "eat": ("noun:chocolate", "noun:ice cream"),
+            "call": PEOPLE_CLOSE},
+    "happy": {"listen to": ("noun:music", "noun:song")},
+    "lonely": {"call": PEOPLE_CLOSE, "visit": PEOPLE_CLOSE, "meet": ("noun:friend",)},
+    "scared": {"call": PEOPLE_CLOSE[1:], "hug": PEOPLE_CLOSE[1:]},
+    "worried": {"call": PEOPLE_CLOSE[1:]},
+    "sick": {"drink": ("noun:tea", "noun:water"), "eat": ("noun:soup",)},
+}
+
+
+def motive(g: Gen, p: Pronoun) -> tuple:
+    """A feeling, and what it makes the pronoun do: (adjective, verb, object).  The people one turns to are one's
+    own: "my friend" (내 친구, meinen Freund); Korean leaves another's unsaid ("She calls her mother." -> 그녀는
+    어머니에게 전화한다, not 그녀의 어머니)."""
+    verbs = {v.en: v for v in g.lex.verbs if v.frame == "tr"}
+    options = [(a, verbs[v], g.nouns(objects or verbs[v].obj)) for a in g.lex.adjectives if a.en in MOTIVES
+               for v, objects in MOTIVES[a.en].items() if v in verbs]
+    adjective, verb, nouns = g.pick([o for o in options if o[2]])
+    noun = g.pick(nouns)
+    if noun.cls == "person":
+        obj = NounPhrase(noun, "poss", owner=p if p.en in ("I", "we") else replace(p, ko_poss=""))
+    else:
+        det = "bare" if not noun.countable or noun.cls in BARE else g.pick(("a", "bare"))
+        obj = NounPhrase(noun, det, plural=det == "bare" and noun.countable)
+    return adjective, g.verb_for(verb, obj), obj
+
+
 def reason(word: str):
     """'I drink water because I am thirsty.' -> '나는 목마르기 때문에 물을 마신다.' -> 'Ich trinke Wasser, weil ich durstig bin.'
-    word 'when' -> '나는 목마를 때 물을 마신다.' -> 'Ich trinke Wasser, wenn ich durstig bin.'"""
+    word 'when' -> '나는 목마를 때 물을 마신다.' -> 'Ich trinke Wasser, wenn ich durstig bin.'  The feeling fits the act
+    (MOTIVES)."""
     def build(g: Gen) -> Example:
-        c = make_clause(g, "tr", "present", False, 0.0)
-        c.subject = Subject(pronoun=g.pick([p for p in PRONOUNS.values()]))
-        adjective = g.adjective_for("person")
+        p = g.pick(list(PRONOUNS.values()))
+        adjective, verb, obj = motive(g, p)
+        c = Clause(Subject(pronoun=p), verb, "present", obj=obj)
         g.lemmas.add(adjective.id)
-        p = c.subject.pronoun
         en = [*en_clause(c, False, False, False), chunk(word, "CONJ"), chunk(p.en, "2S"),
               chunk(english.be("present", p.en_person), "2V"), chunk(adjective.en, "A")]
         de_main_clause = de_main(c, False, False)
