@@ -1132,7 +1132,7 @@ def test_korean_says_what_was_not_managed_with_mot_and_sits_on_a_place():
     found = {en: ko for en, ko, _ in _said("tr.past.neg", {"verb:find", "verb:look for", "noun:key"}, 1500)}
     assert found["I did not find the key."] == "나는 열쇠를 찾지 못했다."
     looked = [ko for en, ko in found.items() if " look for " in en]
-    assert looked and all(" 않았다." in ko and "못" not in ko for ko in looked), looked
+    assert looked and all(re.search(r" 않(았|으셨)다\.$", ko) and "못" not in ko for ko in looked), looked
     assert any(ko.endswith(" 찾지 못하셨다.") for ko in found.values()), found
     sat = [(en, ko) for en, ko, _ in _said("intr_place.present.pos", {"verb:sit"}, 600) if en.startswith("I ")]
     assert sat and all(ko.endswith("에 앉는다.") and "에서 앉" not in ko for _, ko in sat), sat
@@ -1264,6 +1264,19 @@ def test_a_reason_fits_what_it_makes_one_do():
         if feeling == "thirsty":
             assert " drink" in en, en
     assert any(" her " in en and "그녀의" not in ko for en, ko in said)
+
+
+def test_a_feeling_follows_from_what_happened():
+    """"I am sad because I lost my bag.", "We are proud because we made a cake."; never "I am thirsty because I sent
+    these emails." nor "He is tired because he ate this sour pear."."""
+    lex = lexicon.load()
+    said = [grammar.build("feeling_because", random.Random(f"felt:{seed}"), lex).text("en") for seed in range(400)]
+    felt = {en.split(" because ")[0].split()[-1]: set() for en in said}
+    for en in said:
+        felt[en.split(" because ")[0].split()[-1]].add(en.split(" because ")[1].split()[1])
+    assert set(felt) <= set(linked.FELT_AFTER) and {"sad", "proud", "full"} <= set(felt)
+    assert felt["sad"] <= {"lost", "broke"} and felt["full"] == {"ate"}
+    assert any(re.fullmatch(r"(I am|We are) sad because (I|we) lost (my|our|a) \w+\.", en) for en in said)
 
 
 def test_but_joins_a_contrast():

@@ -94,21 +94,44 @@ MOTIVES = {
     "worried": {"call": PEOPLE_CLOSE[1:]},
     "sick": {"drink": ("noun:tea", "noun:water"), "eat": ("noun:soup",)},
 }
+# How one feels after what happened: "I am sad because I lost my bag.", "I am proud because I made a cake.";
+# never "thirsty because I sent these emails"
+BELONGINGS = ("noun:bag", "noun:key", "noun:wallet", "noun:phone", "noun:umbrella", "noun:watch", "noun:ticket",
+              "noun:backpack", "noun:pencil case", "noun:camera", "noun:hat")
+GIFTS = ("noun:gift", "noun:letter", "noun:card", "noun:postcard")
+BREAKABLE = ("noun:phone", "noun:cup", "noun:glass", "noun:window", "noun:watch", "noun:camera", "noun:toy")
+FELT_AFTER = {
+    "happy": {"find": BELONGINGS, "receive": GIFTS, "meet": ("noun:friend", "noun:cousin"),
+              "visit": ("noun:grandmother", "noun:grandfather", "noun:cousin", "noun:friend"),
+              "buy": ("noun:bike", "noun:dress", "noun:guitar", "noun:camera", "noun:kite")},
+    "glad": {"find": BELONGINGS, "receive": GIFTS, "meet": ("noun:friend", "noun:cousin")},
+    "sad": {"lose": BELONGINGS, "break": BREAKABLE}, "unhappy": {"lose": BELONGINGS, "break": BREAKABLE},
+    "upset": {"lose": BELONGINGS, "break": BREAKABLE, "spill": ("noun:milk", "noun:juice", "noun:coffee"),
+              "forget": ("noun:homework", "noun:umbrella", "noun:key")},
+    "worried": {"lose": BELONGINGS, "forget": ("noun:homework", "noun:key")},
+    "proud": {"finish": ("noun:homework", "noun:book", "noun:report"), "make": ("noun:cake", "noun:cookie", "noun:kite"),
+              "cook": None, "help": PEOPLE_CLOSE},
+    "tired": {"clean": ("noun:desk", "noun:window", "noun:kitchen", "noun:car"), "cook": None, "help": PEOPLE_CLOSE,
+              "wait for": ("noun:bus", "noun:train")},
+    "bored": {"wait for": ("noun:bus", "noun:train")},
+    "full": {"eat": None},
+}
 
 
-def motive(g: Gen, p: Pronoun) -> tuple:
-    """A feeling, and what it makes the pronoun do: (adjective, verb, object).  The people one turns to are one's
-    own: "my friend" (내 친구, meinen Freund); Korean leaves another's unsaid ("She calls her mother." -> 그녀는
-    어머니에게 전화한다, not 그녀의 어머니)."""
-    verbs = {v.en: v for v in g.lex.verbs if v.frame == "tr"}
-    options = [(a, verbs[v], g.nouns(objects or verbs[v].obj)) for a in g.lex.adjectives if a.en in MOTIVES
-               for v, objects in MOTIVES[a.en].items() if v in verbs]
+def motive(g: Gen, p: Pronoun, table: dict, own: bool = False) -> tuple:
+    """A feeling of the table and what goes with it, for the pronoun: (adjective, verb, object).  The people one
+    turns to are one's own, and with own=True one's things too ("I lost my bag": 내 가방, meine Tasche); Korean
+    leaves another's unsaid ("She calls her mother." -> 그녀는 어머니에게 전화한다, not 그녀의 어머니)."""
+    verbs = {v.en: v for v in g.verbs("tr")}
+    options = [(a, verbs[v], g.nouns(objects or verbs[v].obj)) for a in g.lex.adjectives if a.en in table
+               for v, objects in table[a.en].items() if v in verbs]
     adjective, verb, nouns = g.pick([o for o in options if o[2]])
     noun = g.pick(nouns)
-    if noun.cls == "person":
+    mine = own and noun.countable and noun.cls not in ("food", "drink")
+    if noun.cls == "person" or mine and g.chance(0.6):
         obj = NounPhrase(noun, "poss", owner=p if p.en in ("I", "we") else replace(p, ko_poss=""))
     else:
-        det = "bare" if not noun.countable or noun.cls in BARE else g.pick(("a", "bare"))
+        det = "bare" if not noun.countable or noun.cls in BARE else "a" if own else g.pick(("a", "bare"))
         obj = NounPhrase(noun, det, plural=det == "bare" and noun.countable)
     return adjective, g.verb_for(verb, obj), obj
 
@@ -119,7 +142,7 @@ def reason(word: str):
     (MOTIVES)."""
     def build(g: Gen) -> Example:
         p = g.pick(list(PRONOUNS.values()))
-        adjective, verb, obj = motive(g, p)
+        adjective, verb, obj = motive(g, p, MOTIVES)
         c = Clause(Subject(pronoun=p), verb, "present", obj=obj)
         g.lemmas.add(adjective.id)
         en = [*en_clause(c, False, False, False), chunk(word, "CONJ"), chunk(p.en, "2S"),
@@ -142,10 +165,6 @@ def reason(word: str):
     return build
 
 
-# What happened that one feels so about: "because I lost my bag", "because we won the game"
-EVENTS = {"lose", "forget", "find", "finish", "receive", "eat", "drink", "miss", "break", "win", "buy", "meet",
-          "visit", "help", "read", "watch", "see", "hear", "call", "invite", "praise", "lend", "borrow", "clean",
-          "make", "cook", "study", "practice", "spill", "send", "bring", "wait for"}
 FEELINGS = {"happy", "sad", "tired", "hungry", "thirsty", "sick", "bored", "full", "sleepy", "lonely", "nervous",
             "unhappy", "scared", "glad", "upset", "worried", "proud"}
 
@@ -153,15 +172,12 @@ FEELINGS = {"happy", "sad", "tired", "hungry", "thirsty", "sick", "bored", "full
 def feeling_because(g: Gen) -> Example:
     """How someone feels and what happened: 'He is sad because he lost his bag.' -> '그는 그의 가방을 잃어버려서
     슬프다.' -> 'Er ist traurig, weil er seine Tasche verloren hat.'  Korean gives the reason with -아서/-어서
-    before the feeling, the subject they share first."""
-    c = make_clause(g, "tr", "past", False, 0.2)
-    while c.verb.en not in EVENTS:
-        c = make_clause(g, "tr", "past", False, 0.2)
-    c.companion = c.adverb = None
-    c.subject = Subject(pronoun=g.pick([p for p in PRONOUNS.values()]))
-    adjective = g.pick([a for a in g.lex.adjectives if a.en in FEELINGS])
+    before the feeling, the subject they share first.  The feeling follows from what happened (FELT_AFTER)."""
+    p = g.pick(list(PRONOUNS.values()))
+    adjective, verb, obj = motive(g, p, FELT_AFTER, own=True)
+    time = g.time("past", how_long=False, verb=verb.en) if g.chance(0.2) else None
+    c = Clause(Subject(pronoun=p), verb, "past", obj=obj, time=time)
     g.lemmas.add(adjective.id)
-    p = c.subject.pronoun
     en = [chunk(p.en, "S"), chunk(english.be("present", p.en_person), "A"), chunk(adjective.en, "A"),
           chunk("because", "CONJ"), *en_clause(c, False, False, False, k="2")]
     de = [chunk(p.de, "S"), chunk(german.present("sein", p.de_person)[0], "A"), chunk(adjective.de + ",", "A"),
