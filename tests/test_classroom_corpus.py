@@ -1279,6 +1279,21 @@ def test_a_feeling_follows_from_what_happened():
     assert any(re.fullmatch(r"(I am|We are) sad because (I|we) lost (my|our|a) \w+\.", en) for en in said)
 
 
+def test_a_cause_brings_its_own_feelings():
+    """"I am nervous because of the test.", "We were tired because of the heat."; never "full because of the rain";
+    only I am ill "because of my cold"."""
+    lex = lexicon.load()
+    said = [grammar.build(f"because_of.{tense}", random.Random(f"of:{seed}"), lex).text("en")
+            for tense in ("present", "past") for seed in range(300)]
+    felt = {}
+    for en in said:
+        head, cause = en.rstrip(".").split(" because of ")
+        felt.setdefault(cause, set()).add(head.split()[-1])
+        assert not cause.startswith("my ") or head.startswith("I "), en
+    assert felt["the rain"] <= {"bored", "sad", "unhappy"} and "full" not in set().union(*felt.values())
+    assert felt["the test"] >= {"nervous", "worried"}
+
+
 def test_but_joins_a_contrast():
     """'but' says that someone else does not do the same: 'I eat bread, but Minsu doesn't eat bread.' (먹지만 ...
     먹지 않는다, aber ... kein Brot), never two unrelated clauses; a counted object loses its number."""

@@ -165,12 +165,8 @@ def reason(word: str):
     return build
 
 
-FEELINGS = {"happy", "sad", "tired", "hungry", "thirsty", "sick", "bored", "full", "sleepy", "lonely", "nervous",
-            "unhappy", "scared", "glad", "upset", "worried", "proud"}
-
-
 def feeling_because(g: Gen) -> Example:
-    """How someone feels and what happened: 'He is sad because he lost his bag.' -> '그는 그의 가방을 잃어버려서
+    """How someone feels and what happened: 'He is sad because he lost his bag.' -> '그는 가방을 잃어버려서
     슬프다.' -> 'Er ist traurig, weil er seine Tasche verloren hat.'  Korean gives the reason with -아서/-어서
     before the feeling, the subject they share first.  The feeling follows from what happened (FELT_AFTER)."""
     p = g.pick(list(PRONOUNS.values()))
@@ -191,24 +187,37 @@ def feeling_because(g: Gen) -> Example:
     return Example("", en, ko, de, lemmas=lemmas_of(c) | {adjective.id})
 
 
-# What one feels so because of: English, Korean (before 때문에), German after wegen (genitive)
-CAUSES = (("the test", "시험", "des Tests"), ("the test tomorrow", "내일 있을 시험", "des Tests morgen"),
-          ("the rain", "비", "des Regens"), ("the heavy rain", "많은 비", "des starken Regens"),
-          ("the snow", "눈", "des Schnees"), ("the storm", "폭풍", "des Sturms"), ("the noise", "소음", "des Lärms"),
-          ("the homework", "숙제", "der Hausaufgaben"), ("the heat", "더위", "der Hitze"),
-          ("the cold", "추위", "der Kälte"), ("the wind", "바람", "des Windes"), ("the traffic", "교통 체증", "des Verkehrs"),
-          ("my cold", "내 감기", "meiner Erkältung"), ("the school trip", "수학여행", "der Klassenfahrt"),
-          ("the game", "경기", "des Spiels"), ("the news", "그 소식", "der Nachricht"))
+# What one feels so because of: English, Korean (before 때문에), German after wegen (genitive), and the feelings
+# it brings ("nervous because of the test", "tired because of the heat"; never "full because of the rain")
+WORRYING = {"nervous", "worried", "scared"}
+CAUSES = (("the test", "시험", "des Tests", WORRYING | {"tired"}),
+          ("the test tomorrow", "내일 있을 시험", "des Tests morgen", WORRYING),
+          ("the rain", "비", "des Regens", {"bored", "sad", "unhappy"}),
+          ("the heavy rain", "많은 비", "des starken Regens", {"bored", "worried", "scared"}),
+          ("the snow", "눈", "des Schnees", {"happy", "glad", "bored"}), ("the storm", "폭풍", "des Sturms", WORRYING),
+          ("the noise", "소음", "des Lärms", {"tired", "upset", "sleepy"}),
+          ("the homework", "숙제", "der Hausaufgaben", {"tired", "bored", "worried", "nervous", "sleepy"}),
+          ("the heat", "더위", "der Hitze", {"tired", "thirsty", "sleepy", "sick"}),
+          ("the cold", "추위", "der Kälte", {"tired", "sick", "unhappy"}),
+          ("the wind", "바람", "des Windes", {"scared", "tired"}),
+          ("the traffic", "교통 체증", "des Verkehrs", {"upset", "tired", "bored", "nervous"}),
+          ("my cold", "내 감기", "meiner Erkältung", {"tired", "sleepy", "sick", "unhappy"}),
+          ("the school trip", "수학여행", "der Klassenfahrt", {"happy", "glad", "nervous", "tired"}),
+          ("the game", "경기", "des Spiels", {"nervous", "happy", "sad", "tired", "proud", "upset"}),
+          ("the news", "그 소식", "der Nachricht", {"happy", "glad", "sad", "worried", "upset", "scared"}))
 
 
 def because_of(tense: str):
     """'I am nervous because of the test.' -> '나는 시험 때문에 초조하다.' -> 'Ich bin wegen des Tests nervös.';
-    'We were tired because of the heat.' -> '우리는 더위 때문에 피곤했다.' -> 'Wir waren wegen der Hitze müde.'"""
+    'We were tired because of the heat.' -> '우리는 더위 때문에 피곤했다.' -> 'Wir waren wegen der Hitze müde.'  The
+    feeling is one the cause brings (CAUSES)."""
     def build(g: Gen) -> Example:
         p = g.pick(list(PRONOUNS.values()))
-        adjective = g.pick([a for a in g.lex.adjectives if a.en in FEELINGS])
+        feelings = {a.en for a in g.lex.adjectives}
+        cause_en, cause_ko, cause_de, felt = g.pick([c for c in CAUSES if c[3] & feelings     # my cold is mine
+                                                     and (p.en == "I" or not c[0].startswith("my "))], used=False)
+        adjective = g.pick([a for a in g.lex.adjectives if a.en in felt])
         g.lemmas.add(adjective.id)
-        cause_en, cause_ko, cause_de = g.pick(CAUSES, used=False)
         de_be = german.present("sein", p.de_person)[0] if tense == "present" else german.preterite("sein", p.de_person)
         en = [chunk(p.en, "S"), chunk(english.be(tense, p.en_person), "V"), chunk(adjective.en, "A"),
               chunk("because", "CONJ"), chunk("of", "CONJ"), chunk(cause_en, "R")]
