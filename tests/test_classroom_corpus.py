@@ -1294,6 +1294,20 @@ def test_a_cause_brings_its_own_feelings():
     assert felt["the test"] >= {"nervous", "worried"}
 
 
+def test_counted_sisters_are_of_any_age_and_a_family_is_not_timed():
+    """"How many sisters do you have?" -> 여자 형제가 몇 명 있어요? (여동생 is a younger one); "two little sisters" stays
+    여동생; one has one's family and likes things without a time ("Anna has a little brother on Wednesday.",
+    "She likes apples every night.")."""
+    asked = {en: ko for en, ko, _ in _said("how_many", {"noun:sister", "noun:cat"}, 400)}
+    assert asked["How many sisters do you have?"] == "여자 형제가 몇 명 있어요?"
+    had = _said("tr.present.pos", {"verb:have", "verb:like", "verb:sleep", "noun:sister", "noun:apple"}, 3000)
+    assert any("여자 형제 " in ko for _, ko, _ in had) and any("여동생 " in ko for en, ko, _ in had if "little" in en)
+    timed = r"\b(every|once|twice|times|on|in|at|today|tomorrow|now|sometimes)\b"
+    assert not [en for en, _, _ in had if (" have " in en or " has " in en) and "sister" in en
+                and re.search(timed, en.split(" sister")[-1])]
+    assert not [en for en, _, _ in had if re.search(r"\blikes? ", en) and re.search(timed, en.split("like")[-1])]
+
+
 def test_but_joins_a_contrast():
     """'but' says that someone else does not do the same: 'I eat bread, but Minsu doesn't eat bread.' (먹지만 ...
     먹지 않는다, aber ... kein Brot), never two unrelated clauses; a counted object loses its number."""

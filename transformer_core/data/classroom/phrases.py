@@ -38,6 +38,13 @@ ELDERS = {"mother", "father", "mom", "dad", "parent", "grandmother", "grandfathe
 HONORIFIC_NOUNS = {"부모": "부모님"}
 OURS = ELDERS | {"family"}          # "my family" is 우리 가족 too
 YOUNGER = {"brother", "sister"}     # 남동생, 여동생: "my little brother" -> "mein kleiner Bruder"
+SIBLINGS = {"남동생": "남자 형제", "여동생": "여자 형제"}    # counted, of any age: "two sisters" -> 여자 형제 두 명
+
+
+def counted(noun: Noun, little: bool = False) -> str:
+    """The Korean word of a counted noun: a brother or a sister of any age is 남자 형제, 여자 형제 ("How many sisters
+    do you have?" -> 여자 형제가 몇 명 있어요?), a little one 남동생, 여동생."""
+    return noun.ko if little else SIBLINGS.get(noun.ko, noun.ko)
 
 
 @dataclass(frozen=True)
@@ -126,7 +133,7 @@ class NounPhrase:
         if self.det == "num":
             unit = counter(self.noun)
             last = korean.with_particle(unit, particle) if particle else unit
-            return [*out, chunk(self.noun.ko, role + ".n"), chunk(self.number.ko_attr, role + ".num"),
+            return [*out, chunk(counted(self.noun, self.little), role + ".n"), chunk(self.number.ko_attr, role + ".num"),
                     chunk(last, role + ".num")]
         noun = HONORIFIC_NOUNS.get(self.noun.ko, self.noun.ko)
         noun = korean.with_particle(noun, particle) if particle else noun

@@ -14,6 +14,9 @@ TENSES = ("present", "past", "future", "progressive")
 
 STATIVE = {"like", "love", "hate", "have", "need", "want", "know", "understand", "own", "believe", "remember", "hear",
            "see"}
+# A lasting state is not timed ("She likes guitars every night.", "Anna has a little brother on Wednesday.") except
+# in the past ("I liked the film yesterday."); "have" is lasting with a person, one's family
+LASTING = {"like", "love", "hate", "own"}
 MOMENTS = ("at six", "at seven", "at eight", "at nine", "at ten", "at half past", "at noon", "at midnight")
 EVERY_FEW_MINUTES = {"every ten minutes", "every fifteen minutes", "every hour"}
 EVERY_FEW_MINUTES_VERBS = {"come", "drink", "check", "call", "laugh", "smile", "cough", "sneeze", "yawn", "nod", "wave",
@@ -205,7 +208,10 @@ class Gen:
         negation after it makes "not every night" in English and German but 매일 밤 ... 않는다 in Korean.  Given
         the verb, a state has no moment ("I have a sister at six o'clock"), and only what is done again and again
         is done every ten minutes ("She coughs every ten minutes.", not "she flies to Australia"); a brief act is
-        timed by the day, not by a year or a month (BRIEF); neg leaves out times and minutes (NOT_NEGATED)."""
+        timed by the day, not by a year or a month (BRIEF); neg leaves out times and minutes (NOT_NEGATED).
+        -> None for a lasting state but in the past (LASTING)."""
+        if verb in LASTING and tense != "past":
+            return None
         state, often = verb in STATIVE, verb in EVERY_FEW_MINUTES_VERBS
         brief = verb in BRIEF
         return self.pick([t for t in self.lex.times if tense in t.tenses and (how_long or not t.en.startswith("for "))

@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .. import english, german, korean
-from ..phrases import counter
+from ..phrases import counted, counter
 from ..sentence import Example, chunk
 from .clause import Clause, de_main, en_clause, ko_clause
 from .gen import Gen, STATIVE
@@ -110,6 +110,6 @@ def how_many(g: Gen) -> Example:
     de = [chunk("wie", "W"), chunk("viele", "W"), chunk(noun.de_plural, "O.n"),
           chunk(german.present("haben", subject.de_person)[0], "V"), *subject.de()]
     ko_subject = [] if subject.is_you else subject.ko("은")
-    ko = [*ko_subject, chunk(korean.with_particle(noun.ko, "이"), "O.n"), chunk("몇", "W"),
+    ko = [*ko_subject, chunk(korean.with_particle(counted(noun), "이"), "O.n"), chunk("몇", "W"),
           chunk(counter(noun), "W"), chunk("있어요", "V")]
     return Example("", en, ko, de, end="?", lemmas={noun.id} | subject.lemmas())

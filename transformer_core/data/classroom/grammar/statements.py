@@ -8,7 +8,7 @@ from .. import english, german, korean
 from ..phrases import NounPhrase, PRONOUNS, Subject
 from ..sentence import Example, chunk
 from .clause import Clause, de_main, en_clause, ko_clause
-from .gen import ANIMAL_ONLY, BEDTIME_VERBS, Gen, MONTHS, ROLES, STATIVE, going
+from .gen import ANIMAL_ONLY, BEDTIME_VERBS, Gen, LASTING, MONTHS, ROLES, STATIVE, going
 
 COMPANION_P = 0.12      # how often a clause says who with: "I play soccer with my father."
 ADVERB_P = 0.15        # how often a statement or question in the present says how often: "We usually eat at seven."
@@ -44,7 +44,8 @@ def make_clause(g: Gen, frame: str, tense: str, neg: bool, time_p: float = 0.4, 
     verb_frame = {"intr": "intr", "intr_place": "intr", "tr": "tr", "tr_place": "tr", "motion": "motion",
                   "dwell": "dwell"}[frame]
     verbs = [v for v in g.verbs(verb_frame, animal)       # a state is neither -ing nor somewhere (동물원에서 ... 안다)
-             if not ((tense == "progressive" or frame == "tr_place") and v.en in STATIVE)]
+             if not ((tense == "progressive" or frame == "tr_place") and v.en in STATIVE)
+             and not (time_first and v.en in LASTING | {"have"})]       # nor "Every night, I like apples."
     verb = g.pick(verbs)
     if verb.frame == "intr" and verb.en in ANIMAL_ONLY:
         subject = Subject(phrase=g.phrase(ANIMAL_ONLY[verb.en], dets=("the", "poss"), adjective=0.15))
@@ -68,6 +69,8 @@ def make_clause(g: Gen, frame: str, tense: str, neg: bool, time_p: float = 0.4, 
         verb = going(verb, place)
     time = g.time(tense, how_long=not time_first and frame != "motion", every=time_first or not neg,
                   verb=verb.en, neg=neg) if g.chance(time_p) else None
+    if obj and verb.en == "have" and obj.noun.cls == "person":      # one's family is lasting
+        time = None
     companion = None
     if frame == "dwell":
         place, time = dwelling(g), dwell_time(g, tense, time_p)
