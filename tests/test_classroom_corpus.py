@@ -1308,6 +1308,18 @@ def test_counted_sisters_are_of_any_age_and_a_family_is_not_timed():
     assert not [en for en, _, _ in had if re.search(r"\blikes? ", en) and re.search(timed, en.split("like")[-1])]
 
 
+def test_nobody_sings_at_the_crosswalk_nor_sleeps_before_bed():
+    """A verb goes to an odd place or a piece of furniture only if its WHERE names it: not "Leon sings at the
+    crosswalk.", "We run in the restroom.", "Felix sleeps on the table."; but "You sleep on the sofa."; and one does not
+    sleep before bed nor once a week."""
+    said = _said("intr_place.present.pos", {"verb:run", "verb:sing", "verb:sleep", "verb:sit"}, 1500)
+    odd = r"\b(crosswalk|restroom|toilet|elevator|roof|bridge|table)\b"
+    assert not [en for en, _, _ in said if re.search(odd, en)]
+    assert not [en for en, _, _ in said if re.search(r"\b(runs?|sings?) (on|in|at) (the )?(sofa|desk|bed)\b", en)]
+    assert any(re.search(r"\bsleeps? on the sofa\b", en) for en, _, _ in said)
+    assert not [en for en, _, _ in said if " sleep" in en and re.search(r"before bed|\bweek\b", en)]
+
+
 def test_but_joins_a_contrast():
     """'but' says that someone else does not do the same: 'I eat bread, but Minsu doesn't eat bread.' (먹지만 ...
     먹지 않는다, aber ... kein Brot), never two unrelated clauses; a counted object loses its number."""

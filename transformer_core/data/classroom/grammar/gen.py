@@ -21,14 +21,14 @@ MOMENTS = ("at six", "at seven", "at eight", "at nine", "at ten", "at half past"
 EVERY_FEW_MINUTES = {"every ten minutes", "every fifteen minutes", "every hour"}
 EVERY_FEW_MINUTES_VERBS = {"come", "drink", "check", "call", "laugh", "smile", "cough", "sneeze", "yawn", "nod", "wave",
                            "clap", "whistle", "look at", "wash", "stir", "pour", "count"}
-# A brief act is timed by the day, not by a year, a month or a season ("I stood this year.", "I will not sleep in
-# July.", "She sleeps once a month.")
+# A brief act is timed by the day, not by a year, a month, a week or a season ("I stood this year.", "I will not
+# sleep in July.", "She sleeps once a week.")
 BRIEF = {"sleep", "get up", "wake up", "jump", "laugh", "sit", "stand", "shout", "smile", "fall asleep", "clap", "snore",
          "nod", "wave", "sweat", "whistle", "cheer", "sneeze", "cough", "yawn", "whisper", "fall", "shower", "go to bed",
          "have breakfast", "have lunch", "have dinner"}
 MONTHS = {"January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
           "November", "December"}
-SPANS = {"year", "years", "month", "spring", "summer", "autumn", "winter"} | MONTHS
+SPANS = {"year", "years", "month", "week", "spring", "summer", "autumn", "winter"} | MONTHS
 # Not said of what is not done: how many times ("Three times a day, you do not sleep.") or for how many minutes
 # ("We won't sleep for ten minutes.")
 NOT_NEGATED = ("once ", "twice ", "three times ", "for ten minutes", "for thirty minutes")
@@ -72,7 +72,13 @@ OUTDOORS = ("town", "home", "room", "nature", "city")
 WILD = ("place:mountain", "place:hill", "place:forest", "place:valley", "place:island", "place:countryside",
         "place:jungle")
 WATER = ("place:swimming pool", "place:beach", "place:lake", "place:river", "place:sea", "place:pond")
-WHERE = {   # where one does it, as place kinds or single places; a verb not here is done anywhere
+# Where nobody sings, sleeps or runs ("Leon sings at the crosswalk.", "Felix sleeps on the table."): only a verb
+# whose WHERE names the place goes there, as only a verb of WHERE goes to a piece of furniture ("I sleep on the
+# sofa.")
+ODD_PLACES = {"place:elevator", "place:crosswalk", "place:roof", "place:toilet", "place:restroom", "place:bridge",
+              "place:gas station", "place:parking lot", "place:attic", "place:basement", "place:hallway", "place:table"}
+WHERE = {   # where one does it, as place kinds or single places; a verb not here is done anywhere else
+    "sit": ("room", "home", "place:sofa", "place:bed", "place:park", "place:garden", "place:beach", "place:library"),
     **dict.fromkeys(BEDTIME_VERBS, BEDTIME),
     "swim": WATER, "surf": ("place:beach", "place:sea"),
     "fish": ("place:lake", "place:river", "place:sea", "place:pond", "place:harbor"),
@@ -183,9 +189,11 @@ class Gen:
         return replace(verb, de=german.BY_OBJECT.get((verb.de, obj.noun.en), verb.de))
 
     def place(self, verb: Verb) -> Place:
-        """Where one does what the verb says: one swims in the lake, not at the bank (WHERE)."""
+        """Where one does what the verb says: one swims in the lake, not at the bank (WHERE), and sings anywhere but
+        at the crosswalk (ODD_PLACES)."""
         where = WHERE.get(verb.en, ())
-        fits = [p for p in self.lex.places if not where or p.kind in where or p.id in where]
+        fits = [p for p in self.lex.places if p.id in where or p.id not in ODD_PLACES and
+                (p.kind in where if where else p.kind != "furniture")]
         return self.pick(fits or self.lex.places)
 
     def little(self, noun: Noun) -> bool:
@@ -219,4 +227,5 @@ class Gen:
                           and (often or t.en not in EVERY_FEW_MINUTES)
                           and not (state and t.en.startswith(MOMENTS))
                           and not (brief and SPANS & set(t.en.split()))
-                          and not (neg and t.en.startswith(NOT_NEGATED))])
+                          and not (neg and t.en.startswith(NOT_NEGATED))
+                          and not (verb in BEDTIME_VERBS and t.en == "before bed")])
