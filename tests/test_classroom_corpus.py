@@ -1320,6 +1320,20 @@ def test_nobody_sings_at_the_crosswalk_nor_sleeps_before_bed():
     assert not [en for en, _, _ in said if " sleep" in en and re.search(r"before bed|\bweek\b", en)]
 
 
+def test_what_is_not_planned_has_no_clock_time_and_a_deer_does_not_weep():
+    """Not "Will she lose the tent at seven o'clock?", "The deer is crying." (weint), "Is Seojun falling with the
+    father?" nor "Where did Emma's students think?"."""
+    g = Gen(random.Random(9), lexicon.load())
+    assert not [t for t in {g.time("future", verb="lose").en for _ in range(1500)} if t.startswith(gen.MOMENTS)]
+    assert [t for t in {g.time("future", verb="buy").en for _ in range(1500)} if t.startswith(gen.MOMENTS)]
+    cried = _said("intr.progressive.pos", {"verb:cry", "verb:run", "verb:fall", "noun:deer"}, 1500)
+    assert any(" running" in en and "deer" in en for en, _, _ in cried)
+    assert not [en for en, _, _ in cried if "deer" in en and "crying" in en]
+    assert not [en for en, _, _ in cried if "falling with" in en]
+    asked = _said("wh_where.intr.past", {"verb:think", "verb:run"}, 300)
+    assert asked and not [en for en, _, _ in asked if " think" in en]
+
+
 def test_but_joins_a_contrast():
     """'but' says that someone else does not do the same: 'I eat bread, but Minsu doesn't eat bread.' (먹지만 ...
     먹지 않는다, aber ... kein Brot), never two unrelated clauses; a counted object loses its number."""

@@ -37,10 +37,11 @@ NOT_NEGATED = ("once ", "twice ", "three times ", "for ten minutes", "for thirty
 ACHIEVEMENTS = {"find", "win", "finish", "catch"}
 ABILITIES = {"understand", "hear"}
 INVOLUNTARY = {"grow up", "sneeze", "snore", "yawn", "fall", "fall asleep", "sweat", "cough"}   # not asked for: "Grow up."
+UNPLANNED = INVOLUNTARY | {"lose", "forget", "laugh", "cry", "break", "spill", "miss"}    # not "at seven o'clock"
 
 KO_DESCRIPTIVE = {"있다", "없다", "필요하다", "좋다", "싫다"}       # conjugated like adjectives: 있다, not 있는다
 
-ANIMAL_VERBS = {"sleep", "run", "swim", "eat", "drink", "jump", "walk", "play", "fly", "sing", "cry"}
+ANIMAL_VERBS = {"sleep", "run", "swim", "eat", "drink", "jump", "walk", "play", "fly", "sing"}  # a deer does not weinen
 # What only some animals do, and which: a bird flies (날다); a person flies somewhere, by plane (the motion verb fly,
 # 비행기를 타고 가다)
 ANIMAL_ONLY = {"fly": tuple(f"noun:{n}" for n in ("bird", "owl", "parrot", "eagle", "bee", "butterfly", "duck",
@@ -214,9 +215,10 @@ class Gen:
         """A time expression for the tense; how_long=False leaves out "for an hour" (a sentence's first words,
         and a motion: not "For an hour, I went to school."); every=False leaves out "every night", which a
         negation after it makes "not every night" in English and German but 매일 밤 ... 않는다 in Korean.  Given
-        the verb, a state has no moment ("I have a sister at six o'clock"), and only what is done again and again
-        is done every ten minutes ("She coughs every ten minutes.", not "she flies to Australia"); a brief act is
-        timed by the day, not by a year or a month (BRIEF); neg leaves out times and minutes (NOT_NEGATED).
+        the verb, a state or what is not planned has no moment ("I have a sister at six o'clock", "She will lose the
+        tent at seven o'clock"), and only what is done again and again is done every ten minutes ("She coughs
+        every ten minutes.", not "she flies to Australia"); a brief act is timed by the day, not by a year or a
+        month (BRIEF); neg leaves out times and minutes (NOT_NEGATED).
         -> None for a lasting state but in the past (LASTING)."""
         if verb in LASTING and tense != "past":
             return None
@@ -225,7 +227,7 @@ class Gen:
         return self.pick([t for t in self.lex.times if tense in t.tenses and (how_long or not t.en.startswith("for "))
                           and (every or not t.en.startswith("every "))
                           and (often or t.en not in EVERY_FEW_MINUTES)
-                          and not (state and t.en.startswith(MOMENTS))
+                          and not ((state or verb in UNPLANNED) and t.en.startswith(MOMENTS))
                           and not (brief and SPANS & set(t.en.split()))
                           and not (neg and t.en.startswith(NOT_NEGATED))
                           and not (verb in BEDTIME_VERBS and t.en == "before bed")])

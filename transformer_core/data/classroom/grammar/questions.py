@@ -57,7 +57,7 @@ def wh_where(frame: str, tense: str):
     'Where do you live?' (dwell: wo, 어디에)."""
     def build(g: Gen) -> Example:
         verbs = [v for v in g.verbs(frame) if not (tense == "progressive" and v.en in STATIVE)
-                 and v.en not in ("come", "come back")]        # not "Where is he coming?"
+                 and v.en not in ("come", "come back", "think")]     # not "Where is he coming?", "Where did they think?"
         verb = g.pick(verbs)
         if frame == "dwell":
             time = dwell_time(g, tense, 0.4)

@@ -8,7 +8,7 @@ from .. import english, german, korean
 from ..phrases import NounPhrase, PRONOUNS, Subject
 from ..sentence import Example, chunk
 from .clause import Clause, de_main, en_clause, ko_clause
-from .gen import ANIMAL_ONLY, BEDTIME_VERBS, Gen, LASTING, MONTHS, ROLES, STATIVE, going
+from .gen import ANIMAL_ONLY, BEDTIME_VERBS, Gen, INVOLUNTARY, LASTING, MONTHS, ROLES, STATIVE, going
 
 COMPANION_P = 0.12      # how often a clause says who with: "I play soccer with my father."
 ADVERB_P = 0.15        # how often a statement or question in the present says how often: "We usually eat at seven."
@@ -78,7 +78,7 @@ def make_clause(g: Gen, frame: str, tense: str, neg: bool, time_p: float = 0.4, 
             companion = housemate(g)
             if g.chance(0.5):
                 place = None        # "My grandmother lives with my family."
-    elif not neg and not animal and verb.en not in STATIVE | BEDTIME_VERBS and g.chance(COMPANION_P):
+    elif not neg and not animal and verb.en not in STATIVE | BEDTIME_VERBS | INVOLUNTARY and g.chance(COMPANION_P):
         companion = g.phrase(("person",), dets=("poss", "the"), adjective=0)
         if companion.noun.ko in {np.noun.ko for np in (subject.phrase, obj, obj2) if np}:     # not 아버지와 함께 아버지를
             companion = None
