@@ -6,7 +6,7 @@ import random
 from dataclasses import replace
 
 from .. import german, korean
-from ..lexicon import Lexicon, Noun, Place, Verb, core
+from ..lexicon import Adjective, Lexicon, Noun, Place, Verb, core
 from ..phrases import NounPhrase, PRONOUNS, Subject, YOUNGER
 
 
@@ -59,6 +59,13 @@ NOT_BEFORE_A_NOUN = {"proud", "scared", "worried"}    # 자랑스러운, 무서�
 SIZELESS = {"brother", "sister", "father", "mother"}    # 큰 남동생 is an older younger brother, 작은 아버지 an uncle
 UNOWNED = {"boy", "girl", "man", "woman"}    # "Tom's boy" is his son (아들), "meine Frau" a wife: never someone's
 ONE_EACH = {"mother", "father", "mom", "dad", "husband", "wife"}    # someone's, one: not "Jiho's mothers"
+# What an adjective is not said of: a story has no colour nor weight ("Emma's purple fairy tale"), only some
+# animals are long ("Were the goats long?"), water is not sour
+ABSTRACT = {"story", "poem", "fairy tale", "sentence", "word", "question", "answer", "email", "homework"}
+PHYSICAL = {"thick", "thin", "heavy", "light", "round", "big", "small", "expensive", "cheap", "wet", "dry", "soft",
+            "hard", "dirty", "clean"}
+LONG_ANIMALS = {"snake", "crocodile", "giraffe", "whale", "dinosaur", "shark"}
+NOT_SAID = {"sour": {"water", "milk"}, "bitter": {"water", "milk"}}
 LITTLE_P = 0.5        # how often 남동생 is "little brother" rather than "brother"
 
 CORE_WEIGHT = 8       # how much more often a core word is drawn than another of its kind
@@ -107,6 +114,18 @@ def going(verb: Verb, place: Place) -> Verb:
     return replace(verb, de="fahren") if verb.en == "go" and place.kind in ("country", "city") else verb
 
 
+def fits(adjective: Adjective, noun: Noun) -> bool:
+    """Whether the adjective is said of the noun: a mass has no size ("das kleine Obst"), nor 남동생 (큰 남동생 is an
+    older younger brother); a story has no colour nor weight; only some animals are long; water is not sour."""
+    if adjective.en in AGE_AND_SIZE and (noun.en in SIZELESS or not noun.countable):
+        return False
+    if noun.en in ABSTRACT and ("color" in adjective.applies or adjective.en in PHYSICAL):
+        return False
+    if adjective.en == "long" and noun.cls == "animal":
+        return noun.en in LONG_ANIMALS
+    return noun.en not in NOT_SAID.get(adjective.en, ())
+
+
 class Gen:
     """A frame's source of choices: the random generator and the lexicon it may draw from."""
 
@@ -135,9 +154,11 @@ class Gen:
                 and (v.en in ANIMAL_VERBS if animal else frame != "intr" or v.en not in ANIMAL_ONLY)
                 and (frame != "tr" or self.nouns(v.obj))]
 
-    def adjective_for(self, cls: str, comparative: bool = False):
-        fits = [a for a in self.lex.adjectives if cls in a.applies and (not comparative or a.en_comp != "-")]
-        return self.pick(fits) if fits else None
+    def adjective_for(self, cls: str, comparative: bool = False, noun: Noun | None = None):
+        """An adjective of the class, and of the noun if given (fits)."""
+        said = [a for a in self.lex.adjectives if cls in a.applies and (not comparative or a.en_comp != "-")
+                and (noun is None or fits(a, noun))]
+        return self.pick(said) if said else None
 
     def phrase(self, classes, dets=("a", "the", "bare", "poss", "num", "this"), adjective: float = 0.25,
                plural: bool | None = None) -> NounPhrase:
@@ -155,11 +176,9 @@ class Gen:
         if det == "num":
             number = self.pick([n for n in self.lex.numbers if n.n > 1])
         if self.chance(adjective) and noun.cls not in BARE:
-            adj = self.adjective_for(noun.cls)
+            adj = self.adjective_for(noun.cls, noun=noun)
             if adj and adj.en in NOT_BEFORE_A_NOUN:
                 adj = None
-            if adj and (noun.en in SIZELESS or not noun.countable) and adj.en in AGE_AND_SIZE:
-                adj = None      # nor "das kleine Obst", "big rice": a mass has no size
         return NounPhrase(noun, det, is_plural, owner, adj, number, self.little(noun) and not adj)
 
     def object(self, verb: Verb, dets, adjective: float = 0.25) -> NounPhrase:

@@ -10,7 +10,7 @@ from ..sentence import Example, chunk
 from .clause import Clause, de_main, en_clause, ko_clause
 from .requests import imperative
 from .verbs import de_clause, de_verb, en_verb, ko_stem
-from .gen import BARE, Gen
+from .gen import BARE, Gen, fits
 from .statements import make_clause, lemmas_of
 
 
@@ -20,10 +20,11 @@ def comparative(g: Gen) -> Example:
                if any(c in a.applies and a.en_comp != "-" for a in g.lex.adjectives)]
     cls = g.pick(classes, used=False)
     adjective = g.adjective_for(cls, comparative=True)
-    a = g.phrase((cls,), dets=("the", "poss", "this"), adjective=0, plural=False)
-    b = g.phrase((cls,), dets=("the", "poss"), adjective=0, plural=False)
-    while b.noun == a.noun:         # not "Max's sailboat is smaller than the sailboat."
-        b = g.phrase((cls,), dets=("the", "poss"), adjective=0, plural=False)
+    nouns = tuple(n.id for n in g.nouns((cls,)) if fits(adjective, n)) or (cls,)     # not "longer than the goat"
+    a = g.phrase(nouns, dets=("the", "poss", "this"), adjective=0, plural=False)
+    b = g.phrase(nouns, dets=("the", "poss"), adjective=0, plural=False)
+    while b.noun == a.noun and len(g.nouns(nouns)) > 1:       # not "Max's sailboat is smaller than the sailboat."
+        b = g.phrase(nouns, dets=("the", "poss"), adjective=0, plural=False)
     en = [*a.en("S"), chunk(english.be("present", 3), "V"), chunk(english.comparative(adjective.en, adjective.en_comp), "A"),
           chunk("than", "THAN"), *b.en("O")]
     de = [*a.de("S", "nom"), chunk("ist", "V"), chunk(adjective.de_comp, "A"), chunk("als", "THAN"), *b.de("O", "nom")]

@@ -8,7 +8,7 @@ from .. import english, german, korean
 from ..phrases import NounPhrase, PRONOUNS, Subject
 from ..sentence import Example, chunk
 from .clause import Clause, de_main, en_clause, ko_clause
-from .gen import ANIMAL_ONLY, BEDTIME_VERBS, Gen, INVOLUNTARY, LASTING, MONTHS, ROLES, STATIVE, going
+from .gen import ANIMAL_ONLY, BEDTIME_VERBS, Gen, INVOLUNTARY, LASTING, MONTHS, ROLES, STATIVE, fits, going
 
 COMPANION_P = 0.12      # how often a clause says who with: "I play soccer with my father."
 ADVERB_P = 0.15        # how often a statement or question in the present says how often: "We usually eat at seven."
@@ -160,7 +160,8 @@ def be_adjective(tense: str, neg: bool, ask: bool = False):
             classes = {n.cls for n in g.lex.nouns}
             adjective = g.pick([a for a in g.lex.adjectives if set(a.applies) & classes])
             cls = g.pick(sorted(set(adjective.applies) & classes), used=False)
-            subject = Subject(phrase=g.phrase((cls,), dets=("the", "poss", "this"), adjective=0))
+            nouns = tuple(n.id for n in g.nouns((cls,)) if fits(adjective, n)) or (cls,)    # not "The goats are long."
+            subject = Subject(phrase=g.phrase(nouns, dets=("the", "poss", "this"), adjective=0))
         g.lemmas.add(adjective.id)
         en_v, de_v = _be(g, subject, tense, neg, ask, g.chance(0.5))
         ko_words = korean.adjective_predicate(adjective.ko, adjective.ko_irr, tense, neg, ask,
