@@ -1356,6 +1356,15 @@ def test_an_adjective_fits_its_noun():
     assert not [en for en, _, _ in said if "goat" in en and "long" in en]
 
 
+def test_a_meal_is_had_at_its_time_of_day():
+    """Not "We will have lunch this evening." nor "I have dinner after dinner."; but "this evening" for dinner."""
+    g = Gen(random.Random(11), lexicon.load())
+    lunch = {g.time("future", verb="have lunch").en for _ in range(1500)}
+    dinner = {g.time("past", verb="have dinner").en for _ in range(1500)}
+    assert not [t for t in lunch if re.search(r"morning|evening|night", t)] and "tomorrow afternoon" in lunch
+    assert not [t for t in dinner if re.search(r"morning|afternoon|dinner", t)] and "yesterday evening" in dinner
+
+
 def test_but_joins_a_contrast():
     """'but' says that someone else does not do the same: 'I eat bread, but Minsu doesn't eat bread.' (먹지만 ...
     먹지 않는다, aber ... kein Brot), never two unrelated clauses; a counted object loses its number."""

@@ -29,6 +29,11 @@ BRIEF = {"sleep", "get up", "wake up", "jump", "laugh", "sit", "stand", "shout",
 MONTHS = {"January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
           "November", "December"}
 SPANS = {"year", "years", "month", "week", "spring", "summer", "autumn", "winter"} | MONTHS
+# A meal is had at its time of day: not "We will have lunch this evening." nor "I have dinner before dinner."
+NOT_MEALTIME = {"have breakfast": {"afternoon", "evening", "night", "tonight", "lunchtime", "noon", "midnight", "dinner",
+                                   "breakfast"},
+                "have lunch": {"morning", "evening", "night", "tonight", "midnight", "breakfast", "dinner"},
+                "have dinner": {"morning", "afternoon", "noon", "lunchtime", "breakfast", "dinner"}}
 # Not said of what is not done: how many times ("Three times a day, you do not sleep.") or for how many minutes
 # ("We won't sleep for ten minutes.")
 NOT_NEGATED = ("once ", "twice ", "three times ", "for ten minutes", "for thirty minutes")
@@ -237,7 +242,7 @@ class Gen:
         the verb, a state or what is not planned has no moment ("I have a sister at six o'clock", "She will lose the
         tent at seven o'clock"), and only what is done again and again is done every ten minutes ("She coughs
         every ten minutes.", not "she flies to Australia"); a brief act is timed by the day, not by a year or a
-        month (BRIEF); neg leaves out times and minutes (NOT_NEGATED).
+        month (BRIEF), a meal at its time of day (NOT_MEALTIME); neg leaves out times and minutes (NOT_NEGATED).
         -> None for a lasting state but in the past (LASTING)."""
         if verb in LASTING and tense != "past":
             return None
@@ -249,4 +254,5 @@ class Gen:
                           and not ((state or verb in UNPLANNED) and t.en.startswith(MOMENTS))
                           and not (brief and SPANS & set(t.en.split()))
                           and not (neg and t.en.startswith(NOT_NEGATED))
-                          and not (verb in BEDTIME_VERBS and t.en == "before bed")])
+                          and not (verb in BEDTIME_VERBS and t.en == "before bed")
+                          and not NOT_MEALTIME.get(verb, set()) & set(t.en.split())])
