@@ -1365,6 +1365,14 @@ def test_a_meal_is_had_at_its_time_of_day():
     assert not [t for t in dinner if re.search(r"morning|afternoon|dinner", t)] and "yesterday evening" in dinner
 
 
+def test_no_one_asks_whether_they_themselves_sleep():
+    """Not "Do we sleep?" nor "Am I dancing?"; but "Did we sleep?" and "Do you sleep?"."""
+    now = {en for en, _, _ in _said("q.intr.present", {"verb:sleep", "verb:dance"}, 600)}
+    now |= {en for en, _, _ in _said("q.intr.progressive", {"verb:sleep", "verb:dance"}, 600)}
+    assert not [en for en in now if re.match(r"(Do|Am|Are) (I|we) ", en)] and any(en.startswith("Do you ") for en in now)
+    assert any(re.match(r"Did (I|we) ", en) for en, _, _ in _said("q.intr.past", {"verb:sleep", "verb:dance"}, 600))
+
+
 def test_but_joins_a_contrast():
     """'but' says that someone else does not do the same: 'I eat bread, but Minsu doesn't eat bread.' (먹지만 ...
     먹지 않는다, aber ... kein Brot), never two unrelated clauses; a counted object loses its number."""

@@ -108,11 +108,18 @@ def statement(frame: str, tense: str, neg: bool, time_first: bool = False):
 
 
 def question(frame: str, tense: str):
+    """A yes/no question; one does not ask whether oneself does a plain act now or as a habit ("Do we sleep?",
+    "Am I dancing?")."""
     def build(g: Gen) -> Example:
         c = make_clause(g, frame, tense, False, 0.3, adverb_p=ADVERB_P)
+        while frame == "intr" and tense in ("present", "progressive") and c.subject.pronoun in FIRST_PERSON:
+            c.subject = g.subject()
         return Example("", en_clause(c, True, False, False), ko_clause(c, "question", False),
                        de_main(c, True, False), end="?", lemmas=lemmas_of(c))
     return build
+
+
+FIRST_PERSON = (PRONOUNS["I"], PRONOUNS["we"])
 
 
 def lemmas_of(c: Clause) -> set[str]:
