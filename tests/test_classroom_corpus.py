@@ -1373,6 +1373,14 @@ def test_no_one_asks_whether_they_themselves_sleep():
     assert any(re.match(r"Did (I|we) ", en) for en, _, _ in _said("q.intr.past", {"verb:sleep", "verb:dance"}, 600))
 
 
+def test_the_weather_in_the_present_is_a_habit():
+    """"It rains in July.", "It snows at night."; not a forecast ("It rains on Wednesday.", which English says "It
+    will rain") nor "It rains every ten minutes."."""
+    said = [en for en, _, _ in _said("weather_verb.present.pos", {"verb:rain", "verb:snow"}, 600)]
+    assert "It rains in July." in said
+    assert not [en for en in said if re.search(r"\b(on|today|tomorrow|tonight|minutes)\b", en)]
+
+
 def test_but_joins_a_contrast():
     """'but' says that someone else does not do the same: 'I eat bread, but Minsu doesn't eat bread.' (먹지만 ...
     먹지 않는다, aber ... kein Brot), never two unrelated clauses; a counted object loses its number."""

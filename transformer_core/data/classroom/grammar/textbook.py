@@ -6,7 +6,7 @@ from .. import english, german, korean
 from ..phrases import NounPhrase, PRONOUNS, Pronoun, Subject
 from ..sentence import Example, chunk
 from .clause import ko_clause, obj_de, obj_en
-from .gen import Gen
+from .gen import EVERY_FEW_MINUTES, Gen
 from .statements import active_clause, degree, lemmas_of
 from .verbs import DeVerb, de_clause, de_verb, en_verb, ko_stem, ko_verb
 
@@ -387,7 +387,9 @@ def weather_verb(tense: str, neg: bool = False, ask: bool = False):
     -> 'Es hat gestern geregnet.'; 'Will it snow tomorrow?' -> '내일 눈이 올 거예요?' -> 'Wird es morgen schneien?'"""
     def build(g: Gen) -> Example:
         verb = g.pick(g.verbs("weather"))
-        times = [t for t in g.lex.times if tense in t.tenses and not any(w in t.en for w in ("week", "month", "year"))]
+        times = [t for t in g.lex.times if tense in t.tenses and not any(w in t.en for w in ("week", "month", "year"))
+                 and t.en not in EVERY_FEW_MINUTES           # a present is a habit ("It rains in July."), never a
+                 and (tense != "present" or t.en.startswith(("every ", "in ", "at night", "sometimes")))]  # forecast
         time = g.pick(times) if tense != "progressive" or g.chance(0.5) else None
         before, after = en_verb(verb.en, tense, 3, neg, ask, g.chance(0.5))
         rain = lambda c: (c[0], c[1] | {"RAIN"})        # noqa: E731  the word that says rain or snow
