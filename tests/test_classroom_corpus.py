@@ -1079,14 +1079,15 @@ def test_german_puts_the_place_before_an_indefinite_object():
 
 def test_korean_comes_toward_the_speaker_and_wants_in_the_first_person():
     """'Can I come to school?' asks one who is there: 저는 학교에 갈 수 있어요? (오다 is toward the speaker), while
-    'I come to school.' is 나는 학교에 온다; 'Do we want to sleep?' asks about our own wish: 우리는 자고 싶어요?, not
-    싶어해요?; the father speaks honorably: 말씀하신다."""
+    'I come to school.' is 나는 학교에 온다; one is asked one's own wish (자고 싶어요?), another's from outside (그는 자고
+    싶어해요?), and not "Do we want to sleep?", a suggestion (잘래요?); the father speaks honorably: 말씀하신다."""
     came = {en: ko for en, ko, _ in _said("motion.present.pos", {"verb:come"}, 800)}
     assert came["I come to school."] == "나는 학교에 온다." and came["He comes to school."] == "그는 학교에 온다."
     asked = {en: ko for en, ko, _ in _said("q.can", {"verb:come", "verb:eat", "noun:bread", "verb:sleep"}, 3000)}
     assert asked["Can I come to school?"] == "저는 학교에 갈 수 있어요?"
     wanted = {en: ko for en, ko, _ in _said("q.want", {"verb:sleep", "verb:eat", "noun:bread", "verb:go"}, 1500)}
-    assert wanted["Do we want to sleep?"] == "우리는 자고 싶어요?" and wanted["Does he want to sleep?"] == "그는 자고 싶어해요?"
+    assert wanted["Do you want to sleep?"] == "자고 싶어요?" and wanted["Does he want to sleep?"] == "그는 자고 싶어해요?"
+    assert not [en for en in wanted if re.match(r"Do (I|we) want", en)]
     spoke = {ko for _, ko, _ in _said("intr.present.pos", {"verb:speak", "verb:sleep"}, 1500)}
     assert any(ko.endswith(" 말씀하신다.") for ko in spoke) and not any("말하신" in ko for ko in spoke)
 

@@ -102,6 +102,8 @@ def modal(kind: str, neg: bool, ask: bool = False):
     kind 'want': 'I want to eat an apple.' -> '나는 사과를 먹고 싶다.' -> 'Ich will einen Apfel essen.'"""
     def build(g: Gen) -> Example:
         c = active_clause(g, ("tr", "tr", "intr", "motion"), neg, 0.3)      # not "I want to have cars" (있고 싶다)
+        if ask and kind == "want" and c.subject.pronoun in (PRONOUNS["I"], PRONOUNS["we"]):
+            c.subject = Subject(pronoun=PRONOUNS["you"])     # "Do we want to …?" is a suggestion: 우리 … 갈래요?
         if ask and c.verb.ko in korean.TOWARD and c.subject.pronoun in (PRONOUNS["I"], PRONOUNS["we"]):
             c.verb = replace(c.verb, ko=korean.TOWARD[c.verb.ko])     # asked of one who is there: 가도 돼요?
         person = c.subject.en_person
