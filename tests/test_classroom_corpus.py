@@ -1382,6 +1382,19 @@ def test_the_weather_in_the_present_is_a_habit():
     assert not [en for en in said if re.search(r"\b(on|today|tomorrow|tonight|minutes)\b", en)]
 
 
+def test_the_weather_makes_one_do_what_fits_it():
+    """"It is raining, so take an umbrella.", "It was cold, so Lena closed the window."; never "It is raining, so
+    please exercise.", "It rained, so they brushed a throat." nor "It is hot, so wear a scarf."."""
+    lex = lexicon.load()
+    said = [grammar.build(frame, random.Random(f"{frame}:{seed}"), lex).text("en") for seed in range(200)
+            for frame in ("so.rain.present", "so.rain.past", "so.rain.please", "so.weather.past", "so.weather.please")]
+    rain = [en.split(", so ")[1] for en in said if re.match(r"It (is raining|rained|is snowing|snowed)", en)]
+    assert rain and all(re.search(r"\b(take|takes|took|read|reads|wear|wears|wore)\b", act) for act in rain), rain
+    hot = [en for en in said if re.match(r"It (is|was) hot,", en)]
+    assert hot and not [en for en in hot if re.search(r"coat|scarf|glove|sweater|close", en)]
+    assert not [en for en in said if re.match(r"It (is|was) (cold|chilly),", en) and re.search(r"ice cream|open", en)]
+
+
 def test_but_joins_a_contrast():
     """'but' says that someone else does not do the same: 'I eat bread, but Minsu doesn't eat bread.' (먹지만 ...
     먹지 않는다, aber ... kein Brot), never two unrelated clauses; a counted object loses its number."""

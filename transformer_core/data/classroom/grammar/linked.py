@@ -119,22 +119,58 @@ FELT_AFTER = {
 }
 
 
-def motive(g: Gen, p: Pronoun, table: dict, own: bool = False) -> tuple:
-    """A feeling of the table and what goes with it, for the pronoun: (adjective, verb, object).  The people one
-    turns to are one's own, and with own=True one's things too ("I lost my bag": 내 가방, meine Tasche); Korean
-    leaves another's unsaid ("She calls her mother." -> 그녀는 어머니에게 전화한다, not 그녀의 어머니)."""
+# What the weather makes one do: "It is cold, so please close the window.", "It is raining, so take an umbrella.";
+# never "It is raining, so please exercise." nor "It rained, so they brushed a throat."
+WARM_CLOTHES = ("noun:coat", "noun:scarf", "noun:glove", "noun:jacket", "noun:sweater", "noun:hat")
+BOOKS = ("noun:book", "noun:comic book", "noun:magazine", "noun:novel")
+WEATHER_MOTIVES = {
+    "cold": {"drink": ("noun:tea", "noun:hot chocolate", "noun:coffee"), "wear": WARM_CLOTHES,
+             "close": ("noun:window", "noun:door")},
+    "chilly": {"wear": WARM_CLOTHES, "close": ("noun:window",)},
+    "windy": {"wear": ("noun:jacket", "noun:scarf"), "close": ("noun:window", "noun:door")},
+    "hot": {"drink": ("noun:water", "noun:juice", "noun:lemonade"), "eat": ("noun:ice cream", "noun:watermelon"),
+            "open": ("noun:window",)},
+    "warm": {"open": ("noun:window",), "eat": ("noun:ice cream",)},
+    "humid": {"open": ("noun:window",), "drink": ("noun:water",)},
+    "sunny": {"wear": ("noun:hat", "noun:cap"), "play": None},
+    "rain": {"take": ("noun:umbrella", "noun:raincoat"), "read": BOOKS, "wear": ("noun:raincoat", "noun:boot")},
+    "snow": {"wear": ("noun:boot", "noun:glove", "noun:coat", "noun:scarf")},
+}
+
+
+def motive(g: Gen, causes, table: dict) -> tuple:
+    """One of the causes (a feeling, the weather) that the table knows, and what it makes one do:
+    (cause, verb, the nouns it is done to)."""
     verbs = {v.en: v for v in g.verbs("tr")}
-    options = [(a, verbs[v], g.nouns(objects or verbs[v].obj)) for a in g.lex.adjectives if a.en in table
+    options = [(a, verbs[v], g.nouns(objects or verbs[v].obj)) for a in causes if a.en in table
                for v, objects in table[a.en].items() if v in verbs]
-    adjective, verb, nouns = g.pick([o for o in options if o[2]])
-    noun = g.pick(nouns)
+    return g.pick([o for o in options if o[2]])
+
+
+def done_to(g: Gen, noun, p: Pronoun | None, own: bool = False) -> NounPhrase:
+    """The phrase of what a motive is done to.  The people one turns to are one's own, and with own=True one's
+    things too ("I lost my bag": 내 가방, meine Tasche); Korean leaves another's unsaid ("She calls her mother." ->
+    그녀는 어머니에게 전화한다, not 그녀의 어머니)."""
     mine = own and noun.countable and noun.cls not in ("food", "drink")
-    if noun.cls == "person" or mine and g.chance(0.6):
-        obj = NounPhrase(noun, "poss", owner=p if p.en in ("I", "we") else replace(p, ko_poss=""))
-    else:
-        det = "bare" if not noun.countable or noun.cls in BARE else "a" if own else g.pick(("a", "bare"))
-        obj = NounPhrase(noun, det, plural=det == "bare" and noun.countable)
-    return adjective, g.verb_for(verb, obj), obj
+    if p and (noun.cls == "person" or mine and g.chance(0.6)):
+        return NounPhrase(noun, "poss", owner=p if p.en in ("I", "we") else replace(p, ko_poss=""))
+    if not noun.countable or noun.cls in BARE:
+        det = "bare"
+    else:       # books or cookies, but a window or the window: not "It was warm, so you opened windows."
+        det = g.pick(("a", "bare") if noun.cls in ("food", "readable") and not own else ("a", "the"))
+    return NounPhrase(noun, det, plural=det == "bare" and noun.countable)
+
+
+def felt(g: Gen, cls: str) -> list:
+    """The adjectives said of a person, or of the weather."""
+    return [a for a in g.lex.adjectives if cls in a.applies]
+
+
+def acted(g: Gen, p: Pronoun | None, causes, table: dict, own: bool = False) -> tuple:
+    """A motive and its object: (cause, verb as said with the object, object)."""
+    cause, verb, nouns = motive(g, causes, table)
+    obj = done_to(g, g.pick(nouns), p, own)
+    return cause, g.verb_for(verb, obj), obj
 
 
 def reason(word: str):
@@ -143,7 +179,7 @@ def reason(word: str):
     (MOTIVES)."""
     def build(g: Gen) -> Example:
         p = g.pick(list(PRONOUNS.values()))
-        adjective, verb, obj = motive(g, p, MOTIVES)
+        adjective, verb, obj = acted(g, p, felt(g, "person"), MOTIVES)
         c = Clause(Subject(pronoun=p), verb, "present", obj=obj)
         g.lemmas.add(adjective.id)
         en = [*en_clause(c, False, False, False), chunk(word, "CONJ"), chunk(p.en, "2S"),
@@ -171,7 +207,7 @@ def feeling_because(g: Gen) -> Example:
     슬프다.' -> 'Er ist traurig, weil er seine Tasche verloren hat.'  Korean gives the reason with -아서/-어서
     before the feeling, the subject they share first.  The feeling follows from what happened (FELT_AFTER)."""
     p = g.pick(list(PRONOUNS.values()))
-    adjective, verb, obj = motive(g, p, FELT_AFTER, own=True)
+    adjective, verb, obj = acted(g, p, felt(g, "person"), FELT_AFTER, own=True)
     time = g.time("past", how_long=False, verb=verb.en) if g.chance(0.2) else None
     c = Clause(Subject(pronoun=p), verb, "past", obj=obj, time=time)
     g.lemmas.add(adjective.id)
@@ -232,14 +268,22 @@ def because_of(tense: str):
     return build
 
 
-def _cause(g: Gen, cause: str, tense: str, connective: str, pronoun: Pronoun | None = None):
+def causes(g: Gen, cause: str) -> tuple:
+    """(what can be the cause, the table of what it makes one do) for a "so" sentence's kind of cause."""
+    if cause == "person":
+        return felt(g, "person"), MOTIVES
+    return (g.verbs("weather") if cause == "rain" else felt(g, "weather")), WEATHER_MOTIVES
+
+
+def _cause(g: Gen, cause: str, said, tense: str, connective: str, pronoun: Pronoun | None = None):
     """The first clause of a "so" sentence in each language, a comma after it: a pronoun's feeling ('I am
-    hungry,'), the weather ('It was cold,') or rain or snow ('It is raining,').  Its Korean is one word, the
-    predicate in the connective (배고파서, 추우니까), which also says "so"."""
+    hungry,'), the weather ('It was cold,') or rain or snow ('It is raining,'), said by the adjective or the
+    weather verb.  Its Korean is one word, the predicate in the connective (배고파서, 추우니까), which also says
+    "so"."""
     ending = (connective, "EC")
+    g.lemmas.add(said.id)
     if cause == "rain":
-        verb = g.pick(g.verbs("weather"))
-        g.lemmas.add(verb.id)
+        verb = said
         en_tense = "progressive" if tense == "present" else "past"
         _, after = en_verb(verb.en, en_tense, 3, False, False, False, "2")
         en = [chunk("it", "2S"), *after[:-1], (after[-1][0], after[-1][1] | {"RAIN"})]
@@ -250,13 +294,11 @@ def _cause(g: Gen, cause: str, tense: str, connective: str, pronoun: Pronoun | N
         noun, verb_ko = verb.ko.rsplit(" ", 1)
         ko = [chunk(noun, "RAIN"), chunk(korean.join([ko_stem(verb_ko, verb.ko_irr), ending]), "2V", "CONJ")]
     else:
+        adjective = said
         if cause == "person":
-            adjective = g.adjective_for("person")
             words = pronoun.en, pronoun.de, pronoun.en_person, pronoun.de_person
         else:
-            adjective = g.pick([a for a in g.lex.adjectives if "weather" in a.applies])
             words = "it", "es", 3, 2
-        g.lemmas.add(adjective.id)
         subject_en, subject_de, en_person, de_person = words
         de_be = german.present("sein", de_person)[0] if tense == "present" else german.preterite("sein", de_person)
         en = [chunk(subject_en, "2S"), chunk(english.be(tense, en_person), "2V"), chunk(adjective.en, "A")]
@@ -275,10 +317,10 @@ def consequence(cause: str, tense: str):
     Minsu Tee getrunken.'; cause 'rain': 'It is raining, so I read a book.' -> '비가 와서 나는 책을 읽는다.'
     -> 'Es regnet, also lese ich ein Buch.'"""
     def build(g: Gen) -> Example:
-        c = make_clause(g, "tr", tense, False, 0.0)
-        if cause == "person":        # the same subject in both clauses
-            c.subject = Subject(pronoun=g.pick([p for p in PRONOUNS.values()]))
-        en_first, de_first, ko_first = _cause(g, cause, tense, "어서", c.subject.pronoun)
+        subject = Subject(pronoun=g.pick(list(PRONOUNS.values()))) if cause == "person" else g.subject()
+        said, verb, obj = acted(g, subject.pronoun, *causes(g, cause))    # the same subject in both clauses
+        c = Clause(subject, verb, tense, obj=obj)
+        en_first, de_first, ko_first = _cause(g, cause, said, tense, "어서", c.subject.pronoun)
         en = [*en_first, chunk("so", "CONJ"), *en_clause(c, False, False, False)]
         de = [*de_first, *de_main(c, False, False, front=[chunk("also", "CONJ")])]
         main = ko_clause(c, "statement", False)
@@ -297,8 +339,9 @@ def so_please(cause: str):
     -아서/-어서 never comes before a request.  One in three asks without please: 'It is raining, so take an
     umbrella.' -> '비가 오니까 우산을 가져가세요.'"""
     def build(g: Gen) -> Example:
-        en_first, de_first, ko_first = _cause(g, cause, "present", "으니까")
-        request = imperative("plain" if g.chance(1 / 3) else "please")(g)
+        said, verb, nouns = motive(g, *causes(g, cause))
+        en_first, de_first, ko_first = _cause(g, cause, said, "present", "으니까")
+        request = imperative("plain" if g.chance(1 / 3) else "please", act=(verb, nouns))(g)
         return Example("", [*en_first, chunk("so", "CONJ"), *request.en], [*ko_first, *request.ko],
                        [*de_first, chunk("also", "CONJ"), *request.de], lemmas=request.lemmas)
     return build

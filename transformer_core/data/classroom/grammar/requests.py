@@ -38,16 +38,18 @@ PACED = {"speak", "talk", "read", "write", "eat", "drink", "walk", "run", "drive
 VOICED = {"speak", "talk", "read", "sing", "close", "open", "laugh"}
 
 
-def imperative(kind: str):
+def imperative(kind: str, act: tuple | None = None):
     """kind: plain ('Open the door.' / '문을 여세요.' / 'Mach die Tür auf.', 'Macht …', 'Machen Sie …'), please,
-    dont. German speaks to du, ihr or Sie, and "your" follows: "Öffnet bitte eure Bücher." """
+    dont. German speaks to du, ihr or Sie, and "your" follows: "Öffnet bitte eure Bücher."  act: (verb, the nouns
+    it may be done to), when what is asked is given ("It is cold, so please close the window.")."""
     def build(g: Gen) -> Example:
-        frame = g.pick(("tr", "tr", "intr", "motion"), used=False)
-        verb = g.pick([v for v in g.verbs(frame) if v.en not in STATIVE | INVOLUNTARY])
+        frame = "tr" if act else g.pick(("tr", "tr", "intr", "motion"), used=False)
+        verb = act[0] if act else g.pick([v for v in g.verbs(frame) if v.en not in STATIVE | INVOLUNTARY])
         address = addressee(g)
         c = Clause(Subject(pronoun=PRONOUNS["you"]), verb, "present", kind == "dont")
         if frame == "tr":
-            c.obj = g.object(verb, ("the", "a", "poss", "this"), adjective=0.2)
+            dets = ("the", "a", "poss", "this")
+            c.obj = g.phrase(tuple(n.id for n in act[1]), dets, adjective=0) if act else g.object(verb, dets, adjective=0.2)
             c.verb = verb = g.verb_for(verb, c.obj)
             if c.obj.owner is PRONOUNS["you"]:     # Korean drops 너의 before a polite -세요
                 c.obj = replace(c.obj, owner=replace(PRONOUNS["you"], de_poss=YOUR[address], ko_poss=""))
