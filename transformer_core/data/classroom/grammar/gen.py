@@ -12,11 +12,10 @@ from ..phrases import NounPhrase, PRONOUNS, Subject, YOUNGER
 
 TENSES = ("present", "past", "future", "progressive")
 
-STATIVE = {"like", "love", "hate", "have", "need", "want", "know", "understand", "own", "believe", "remember", "hear",
-           "see"}
+STATIVE = {"like", "love", "hate", "have", "need", "want", "know", "understand", "believe", "hear", "see"}
 # A lasting state is not timed ("She likes guitars every night.", "Anna has a little brother on Wednesday.") except
 # in the past ("I liked the film yesterday."); "have" is lasting with a person, one's family
-LASTING = {"like", "love", "hate", "own"}
+LASTING = {"like", "love", "hate"}
 MOMENTS = ("at six", "at seven", "at eight", "at nine", "at ten", "at half past", "at noon", "at midnight")
 EVERY_FEW_MINUTES = {"every ten minutes", "every fifteen minutes", "every hour"}
 EVERY_FEW_MINUTES_VERBS = {"come", "drink", "check", "call", "laugh", "smile", "cough", "sneeze", "yawn", "nod", "wave",
@@ -42,7 +41,7 @@ NOT_NEGATED = ("once ", "twice ", "three times ", "for ten minutes", "for thirty
 ACHIEVEMENTS = {"find", "win", "finish", "catch"}
 ABILITIES = {"understand", "hear"}
 INVOLUNTARY = {"grow up", "sneeze", "snore", "yawn", "fall", "fall asleep", "sweat", "cough"}   # not asked for: "Grow up."
-UNPLANNED = INVOLUNTARY | {"lose", "forget", "laugh", "cry", "break", "spill", "miss"}    # not "at seven o'clock"
+UNPLANNED = INVOLUNTARY | {"lose", "forget", "laugh", "cry", "spill", "miss"}    # not "at seven o'clock"
 
 KO_DESCRIPTIVE = {"있다", "없다", "필요하다", "좋다", "싫다"}       # conjugated like adjectives: 있다, not 있는다
 
