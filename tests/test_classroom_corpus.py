@@ -1176,12 +1176,14 @@ def test_a_brief_act_is_timed_by_the_day():
     assert {"last summer", "last year", "in July"} <= travelled
 
 
-def test_a_boy_or_a_woman_is_nobodys():
-    """Not "Tom's boy" (his son, 아들, not 톰의 소년) nor "Junho's woman" (Junhos Frau, his wife)."""
-    said = _said("tr.past.pos", {"verb:help", "verb:sleep", "noun:boy", "noun:woman"}, 1500)
+def test_a_boy_or_a_soldier_is_nobodys():
+    """Not "Tom's boy" (his son, 아들, not 톰의 소년), "Junho's woman" (Junhos Frau, his wife) nor "Tom's rich
+    soldier"; but "Mia's teacher"."""
+    said = _said("tr.past.pos", {"verb:help", "verb:sleep", "noun:boy", "noun:woman", "noun:soldier"}, 1500)
     assert any(" boys" in en for en, _, _ in said) and any("여자" in ko for _, ko, _ in said)
-    owned = r"(\w+'s?|\b(my|your|his|her|our|their)) (boys?|girls?|man|men|woman|women)\b"
+    owned = r"(\w+'s?|\b(my|your|his|her|our|their)) (boys?|girls?|man|men|woman|women|soldiers?)\b"
     assert not [en for en, _, _ in said if re.search(owned, en)]
+    assert any(re.search(r"\w+'s? teachers?\b", en) for en, _, _ in said)
 
 
 def test_no_one_is_helped_with_themselves():
@@ -1402,7 +1404,7 @@ def test_every_word_the_rules_name_is_in_the_lexicon():
     for words in (gen.BRIEF, gen.UNPLANNED, gen.EVERY_FEW_MINUTES_VERBS, gen.ACHIEVEMENTS, gen.ABILITIES, gen.STATIVE,
                   gen.LASTING, gen.BEDTIME_VERBS, gen.ANIMAL_VERBS, gen.SKILLS, set(gen.NOT_MEALTIME), set(gen.WHERE)):
         assert words <= {v.en for v in lex.verbs}, words - {v.en for v in lex.verbs}
-    for words in (gen.ONE_EACH, gen.UNOWNED, gen.ABSTRACT, gen.LONG_ANIMALS, gen.KIN, gen.SIZELESS):
+    for words in (gen.ONE_EACH, gen.SOMEONES, gen.ABSTRACT, gen.LONG_ANIMALS, gen.KIN, gen.SIZELESS):
         assert words <= {n.en for n in lex.nouns}, words - {n.en for n in lex.nouns}
     for words in (gen.PHYSICAL, set(gen.NOT_SAID), statements.GOOD, statements.BAD, gen.AGE_AND_SIZE):
         assert words <= said, words - said

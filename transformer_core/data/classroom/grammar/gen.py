@@ -61,7 +61,6 @@ BARE = {"sport", "subject"}     # "play soccer", "study history": never an artic
 AGE_AND_SIZE = {"big", "small", "young", "old"}
 NOT_BEFORE_A_NOUN = {"proud", "scared", "worried"}    # 자랑스러운, 무서운 남동생 is one others are proud of, afraid of
 SIZELESS = {"brother", "sister", "father", "mother"}    # 큰 남동생 is an older younger brother, 작은 아버지 an uncle
-UNOWNED = {"boy", "girl", "man", "woman"}    # "Tom's boy" is his son (아들), "meine Frau" a wife: never someone's
 ONE_EACH = {"mother", "father", "mom", "dad", "husband", "wife"}    # someone's, one: not "Jiho's mothers"
 # What an adjective is not said of: a story has no colour nor weight ("Emma's purple fairy tale"), only some
 # animals are long ("Were the goats long?"), water is not sour
@@ -76,6 +75,11 @@ CORE_WEIGHT = 8       # how much more often a core word is drawn than another of
 
 KIN = {"brother", "sister", "son", "daughter", "uncle", "aunt", "cousin", "friend", "twin", "pen pal", "grandson",
        "granddaughter", "husband", "wife"}        # the people one has: "I have two sisters.", not "Anna has fifteen pilots."
+# Whose someone can be: one's family and friends and those one goes to ("Mia's teacher", "my doctor"); not "Tom's
+# rich soldier", nor "Tom's boy" (his son, 아들) or "Junho's woman" (Junhos Frau, his wife)
+SOMEONES = KIN | {"mother", "father", "mom", "dad", "parent", "grandmother", "grandfather", "grandma", "grandpa", "baby",
+                  "child", "neighbor", "family", "teacher", "student", "classmate", "principal", "doctor", "dentist",
+                  "vet", "coach", "guest", "hairdresser"}
 SKILLS = {"learn", "teach", "practice"}       # an instrument they take is a skill: "learn piano", "Klavier lernen"
 
 BEDTIME = ("home", "furniture", "city", "country")
@@ -169,7 +173,7 @@ class Gen:
         mass_ok = any(d in ("the", "bare", "poss") for d in dets)
         noun = self.pick([n for n in self.nouns(classes) if n.countable or mass_ok])
         dets = [d for d in dets if (noun.countable or d in ("the", "bare", "poss"))
-                and not (d == "poss" and noun.en in UNOWNED)] or ["the"]
+                and not (d == "poss" and noun.cls == "person" and noun.en not in SOMEONES)] or ["the"]
         det = "bare" if noun.cls in BARE else self.pick(dets)
         is_plural = noun.countable and (det in ("bare", "num") or (det in ("the", "poss", "this") and
                                                                    (plural if plural is not None else self.chance(0.3))))
