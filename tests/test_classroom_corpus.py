@@ -1418,6 +1418,21 @@ def test_every_word_the_rules_name_is_in_the_lexicon():
             assert named <= nouns, named - nouns
 
 
+def test_one_brushes_teeth_and_hair_and_buys_what_is_sold():
+    """brush: teeth (이를 닦다, Zähne putzen) and hair (머리카락을 빗다, Haare kämmen), not a throat; one buys a book, not a
+    menu or an answer; one watches animals and people, not a bicycle; one touches a cat, not a polar bear."""
+    lex = lexicon.load()
+    g = Gen(random.Random(2), lex)
+    verbs = {v.en: v for v in lex.verbs}
+    taken = {verb: {n.en for n in g.nouns(verbs[verb].obj)} for verb in ("brush", "buy", "watch", "touch")}
+    assert taken["brush"] == {"tooth", "hair"}
+    assert "book" in taken["buy"] and not taken["buy"] & {"menu", "answer", "question", "sentence", "word"}
+    assert "cat" in taken["watch"] and "bicycle" not in taken["watch"]
+    assert "cat" in taken["touch"] and not taken["touch"] & {"polar bear", "lion", "shark"}
+    brushed = {en: de for en, _, de in _said("tr.present.pos", {"verb:brush", "noun:tooth", "noun:hair"}, 300)}
+    assert any(de.startswith("Ich kämme ") for en, de in brushed.items() if en.startswith("I brush") and "hair" in en)
+
+
 def test_but_joins_a_contrast():
     """'but' says that someone else does not do the same: 'I eat bread, but Minsu doesn't eat bread.' (먹지만 ...
     먹지 않는다, aber ... kein Brot), never two unrelated clauses; a counted object loses its number."""

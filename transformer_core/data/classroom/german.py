@@ -22,6 +22,7 @@ CASES = ("nom", "acc", "dat")
 INVARIABLE = {"rosa", "lila", "orange"}     # colors that take no ending: eine rosa Tasche
 BY_OBJECT = {   # (verb, object) -> the verb German says with that object: one reads a book to its end, one finishes
     **{("zu Ende lesen", n): "fertig machen" for n in ("homework", "worksheet", "report")},     # homework by doing it
+    ("putzen", "hair"): "kämmen",                                                               # Zähne putzen
 }
 PRONOUNS = ("ich", "du", "er", "sie", "es", "wir", "ihr", "sie")
 POSSESSIVE = {"ich": "mein", "du": "dein", "er": "sein", "sie": "ihr", "wir": "unser", "sie_pl": "ihr"}

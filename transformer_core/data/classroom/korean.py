@@ -137,6 +137,7 @@ BY_OBJECT = {   # (verb, object) -> the verb Korean says with that object, and i
     ("열다", "umbrella"): ("펴다", ""), ("닫다", "umbrella"): ("접다", ""),                      # 우산을 펴다, 접다
     **{("요리하다", n): ("준비하다", "") for n in ("breakfast", "lunch", "dinner")},             # 아침 식사를 준비하다
     **{("깎다", n): ("까다", "") for n in ("banana", "orange", "tangerine", "onion", "egg")},  # 바나나를 까다
+    ("닦다", "hair"): ("빗다", ""),                                                             # 머리를 빗다
 }
 
 
