@@ -1433,6 +1433,17 @@ def test_one_brushes_teeth_and_hair_and_buys_what_is_sold():
     assert any(de.startswith("Ich kämme ") for en, de in brushed.items() if en.startswith("I brush") and "hair" in en)
 
 
+def test_korean_leaves_ones_own_unsaid():
+    """"He helps his son." -> 그는 아들을 돕는다 (not 그의 아들); "She eats with her father." -> 그녀는 아버지와 함께;
+    but "I help my son." -> 나는 내 아들을 돕는다 and "He helps her mother." -> 그는 그녀의 어머니를 돕는다."""
+    said = _said("tr.present.pos", {"verb:help", "verb:sleep"}, 3000)
+    own = {"He": "his", "She": "her", "They": "their"}
+    theirs = [ko for en, ko, _ in said if en.split()[0] in own and f" {own[en.split()[0]]} " in en]
+    assert len(theirs) >= 3 and not [ko for ko in theirs if re.search(r"(그|그녀|그들)의", ko)], theirs
+    assert any(re.match(r"나는 (내|우리) ", ko) for en, ko, _ in said if re.match(r"I help (my) ", en))
+    assert any("그녀의 " in ko for en, ko, _ in said if re.match(r"He helps? her ", en))
+
+
 def test_but_joins_a_contrast():
     """'but' says that someone else does not do the same: 'I eat bread, but Minsu doesn't eat bread.' (먹지만 ...
     먹지 않는다, aber ... kein Brot), never two unrelated clauses; a counted object loses its number."""

@@ -2,7 +2,7 @@
 Korean SOV with particles, German V2 with the object's case)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .. import korean
 from ..lexicon import Verb
@@ -36,12 +36,22 @@ def obj_en(c: Clause, k: str) -> list[Chunk]:
     return out
 
 
+def own_ko(c: Clause, np: NounPhrase) -> NounPhrase:
+    """Korean leaves unsaid that what he, she, they or you do something to is their own: "He helps his aunt." ->
+    그는 이모를 돕는다, not 그의 이모 (but 내 이모, 우리 이모)."""
+    p = c.subject.pronoun
+    if np.det == "poss" and p is not None and np.owner is p and p.en not in ("I", "we"):
+        return replace(np, owner=replace(p, ko_poss=""))
+    return np
+
+
 def obj_ko(c: Clause, k: str) -> list[Chunk]:
     if not c.obj:
         return []
+    obj = own_ko(c, c.obj)
     if c.obj2:
-        return [*c.obj.ko(k + "O", "와"), *c.obj2.ko(k + "O2", c.verb.ko_case)]
-    return c.obj.ko(k + "O", c.verb.ko_case)
+        return [*obj.ko(k + "O", "와"), *own_ko(c, c.obj2).ko(k + "O2", c.verb.ko_case)]
+    return obj.ko(k + "O", c.verb.ko_case)
 
 
 def obj_de(c: Clause, k: str) -> tuple[str, list[Chunk]]:
@@ -105,7 +115,7 @@ def ko_clause(c: Clause, style: str, time_first: bool, k: str = "", connective: 
                        cannot=cannot(c.verb.en, c.tense))
     adverb = [chunk(c.adverb[1], k + "ADV")] if c.adverb else []
     head = [*time, *subject, *adverb] if time_first else [*subject, *adverb, *time]
-    companion = [*c.companion.ko(k + "C", "와"), chunk("함께", k + "WITH")] if c.companion else []
+    companion = [*own_ko(c, c.companion).ko(k + "C", "와"), chunk("함께", k + "WITH")] if c.companion else []
     return [*head, *companion, *place, *obj_ko(c, k), *verb]
 
 

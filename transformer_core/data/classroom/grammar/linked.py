@@ -148,11 +148,10 @@ def motive(g: Gen, causes, table: dict) -> tuple:
 
 def done_to(g: Gen, noun, p: Pronoun | None, own: bool = False) -> NounPhrase:
     """The phrase of what a motive is done to.  The people one turns to are one's own, and with own=True one's
-    things too ("I lost my bag": 내 가방, meine Tasche); Korean leaves another's unsaid ("She calls her mother." ->
-    그녀는 어머니에게 전화한다, not 그녀의 어머니)."""
+    things too ("I lost my bag": 내 가방, meine Tasche)."""
     mine = own and noun.countable and noun.cls not in ("food", "drink")
     if p and (noun.cls == "person" or mine and g.chance(0.6)):
-        return NounPhrase(noun, "poss", owner=p if p.en in ("I", "we") else replace(p, ko_poss=""))
+        return NounPhrase(noun, "poss", owner=p)
     if not noun.countable or noun.cls in BARE:
         det = "bare"
     else:       # books or cookies, but a window or the window: not "It was warm, so you opened windows."
