@@ -1444,6 +1444,21 @@ def test_korean_leaves_ones_own_unsaid():
     assert any("그녀의 " in ko for en, ko, _ in said if re.match(r"He helps? her ", en))
 
 
+def test_third_review_of_this_round():
+    """"did not see" is 보지 못했다 (not 보지 않았다, chose not to look); bad soup is 맛없다 (not 나쁘다); no "It is sunny
+    every month.", "Soon, she will not go …" nor "Where did I live?"."""
+    seen = {en: ko for en, ko, _ in _said("tr.past.neg", {"verb:see", "verb:sleep", "noun:cat"}, 600)}
+    assert seen["I did not see the cat."] == "나는 고양이를 보지 못했다."
+    bad = {en: ko for en, ko, _ in _said("be_adj.present.pos", {"adj:bad", "adj:tall", "noun:soup", "noun:book"}, 600)}
+    assert bad["The soup is bad."] == "수프는 맛없다." and bad["The book is bad."] == "책은 나쁘다."
+    sunny = _said("weather.present", {"adj:sunny", "adj:cold"}, 600)
+    assert sunny and not [en for en, _, _ in sunny if re.search(r"every (week|month|year)", en)]
+    g = Gen(random.Random(6), lexicon.load())
+    assert "soon" not in {g.time("future", verb="go", neg=True).en for _ in range(1500)}
+    lived = _said("wh_where.dwell.past", {"verb:live", "verb:sleep"}, 600)
+    assert lived and not [en for en, _, _ in lived if re.match(r"Where did (I|we) ", en)]
+
+
 def test_but_joins_a_contrast():
     """'but' says that someone else does not do the same: 'I eat bread, but Minsu doesn't eat bread.' (먹지만 ...
     먹지 않는다, aber ... kein Brot), never two unrelated clauses; a counted object loses its number."""

@@ -33,13 +33,13 @@ NOT_MEALTIME = {"have breakfast": {"afternoon", "evening", "night", "tonight", "
                                    "breakfast"},
                 "have lunch": {"morning", "evening", "night", "tonight", "midnight", "breakfast", "dinner"},
                 "have dinner": {"morning", "afternoon", "noon", "lunchtime", "breakfast", "dinner"}}
-# Not said of what is not done: how many times ("Three times a day, you do not sleep.") or for how many minutes
-# ("We won't sleep for ten minutes.")
-NOT_NEGATED = ("once ", "twice ", "three times ", "for ten minutes", "for thirty minutes")
+# Not said of what is not done: how many times ("Three times a day, you do not sleep."), for how many minutes
+# ("We won't sleep for ten minutes.") or soon ("Soon, the friend will not go to the library.")
+NOT_NEGATED = ("once ", "twice ", "three times ", "for ten minutes", "for thirty minutes", "soon")
 # Negated with 못, what one did not manage (찾지 못했다, not 찾지 않았다: chose not to), but "does not finish" is a
 # habit (끝내지 않는다); what one cannot help is 못 in every tense (이해하지 못한다, 듣지 못한다).
 ACHIEVEMENTS = {"find", "win", "finish", "catch"}
-ABILITIES = {"understand", "hear"}
+ABILITIES = {"understand", "hear", "see"}
 INVOLUNTARY = {"grow up", "sneeze", "snore", "yawn", "fall", "fall asleep", "sweat", "cough"}   # not asked for: "Grow up."
 UNPLANNED = INVOLUNTARY | {"lose", "forget", "laugh", "cry", "spill", "miss"}    # not "at seven o'clock"
 
