@@ -1402,7 +1402,8 @@ def test_every_word_the_rules_name_is_in_the_lexicon():
     lex = lexicon.load()
     said = {a.en for a in lex.adjectives}
     for words in (gen.BRIEF, gen.UNPLANNED, gen.EVERY_FEW_MINUTES_VERBS, gen.ACHIEVEMENTS, gen.ABILITIES, gen.STATIVE,
-                  gen.LASTING, gen.BEDTIME_VERBS, gen.ANIMAL_VERBS, gen.SKILLS, set(gen.NOT_MEALTIME), set(gen.WHERE)):
+                  gen.LASTING, gen.DENIABLE, gen.BEDTIME_VERBS, gen.ANIMAL_VERBS, gen.SKILLS, set(gen.NOT_MEALTIME),
+                  set(gen.WHERE)):
         assert words <= {v.en for v in lex.verbs}, words - {v.en for v in lex.verbs}
     for words in (gen.ONE_EACH, gen.SOMEONES, gen.ABSTRACT, gen.LONG_ANIMALS, gen.KIN, gen.SIZELESS):
         assert words <= {n.en for n in lex.nouns}, words - {n.en for n in lex.nouns}
@@ -1457,6 +1458,17 @@ def test_third_review_of_this_round():
     assert "soon" not in {g.time("future", verb="go", neg=True).en for _ in range(1500)}
     lived = _said("wh_where.dwell.past", {"verb:live", "verb:sleep"}, 600)
     assert lived and not [en for en, _, _ in lived if re.match(r"Where did (I|we) ", en)]
+
+
+def test_what_one_does_not_do_is_a_habit_one_can_deny():
+    """"I don't eat apples.", "She doesn't drive."; never "On Children's Day, Minsu's mother doesn't fold a
+    worksheet."; the future and the past may still deny anything ("I did not fold the towel.")."""
+    words = {"verb:fold", "verb:eat", "verb:sleep", "noun:apple", "noun:towel"}
+    denied = [en for frame in ("tr.present.neg", "tf.tr.present.neg")
+              for en, _, _ in _said(frame, words, 600)]
+    assert denied and not [en for en in denied if " fold" in en]
+    assert any(re.search(r"(don't|doesn't|do not|does not) eat apples\b", en) for en in denied)
+    assert any(" fold" in en for en, _, _ in _said("tr.past.neg", words, 600))
 
 
 def test_but_joins_a_contrast():

@@ -33,6 +33,15 @@ NOT_MEALTIME = {"have breakfast": {"afternoon", "evening", "night", "tonight", "
                                    "breakfast"},
                 "have lunch": {"morning", "evening", "night", "tonight", "midnight", "breakfast", "dinner"},
                 "have dinner": {"morning", "afternoon", "noon", "lunchtime", "breakfast", "dinner"}}
+# What one says one does not do as a habit ("I don't eat meat.", "She doesn't drive."), never "On Children's Day,
+# Minsu's mother doesn't fold a worksheet."
+DENIABLE = {"like", "love", "hate", "want", "need", "have", "eat", "drink", "cook", "bake", "buy", "read", "write",
+            "study", "learn", "play", "understand", "know", "watch", "listen to", "ride", "drive", "wear", "use",
+            "clean", "help", "call", "visit", "meet", "sleep", "get up", "wake up", "run", "swim", "sing", "dance",
+            "cry", "work", "exercise", "speak", "talk", "shop", "travel", "climb", "camp", "hike", "fish", "knit",
+            "jog", "surf", "take a walk", "have breakfast", "have lunch", "have dinner", "eat out", "do the dishes",
+            "go", "come", "walk", "cycle", "enjoy", "believe", "trust", "shower", "practice", "collect", "draw",
+            "paint", "chat"}
 # Not said of what is not done: how many times ("Three times a day, you do not sleep."), for how many minutes
 # ("We won't sleep for ten minutes.") or soon ("Soon, the friend will not go to the library.")
 NOT_NEGATED = ("once ", "twice ", "three times ", "for ten minutes", "for thirty minutes", "soon")

@@ -8,7 +8,7 @@ from .. import english, german, korean
 from ..phrases import NounPhrase, PRONOUNS, Subject
 from ..sentence import Example, chunk
 from .clause import Clause, de_main, en_clause, ko_clause
-from .gen import ANIMAL_ONLY, BEDTIME_VERBS, Gen, INVOLUNTARY, LASTING, MONTHS, ROLES, STATIVE, fits, going
+from .gen import ANIMAL_ONLY, BEDTIME_VERBS, DENIABLE, Gen, INVOLUNTARY, LASTING, MONTHS, ROLES, STATIVE, fits, going
 
 COMPANION_P = 0.12      # how often a clause says who with: "I play soccer with my father."
 ADVERB_P = 0.15        # how often a statement or question in the present says how often: "We usually eat at seven."
@@ -45,7 +45,8 @@ def make_clause(g: Gen, frame: str, tense: str, neg: bool, time_p: float = 0.4, 
                   "dwell": "dwell"}[frame]
     verbs = [v for v in g.verbs(verb_frame, animal)       # a state is neither -ing nor somewhere (동물원에서 ... 안다)
              if not ((tense == "progressive" or frame == "tr_place") and v.en in STATIVE)
-             and not (time_first and v.en in LASTING | {"have"})]       # nor "Every night, I like apples."
+             and not (time_first and v.en in LASTING | {"have"})       # nor "Every night, I like apples."
+             and (not neg or tense != "present" or v.en in DENIABLE)]    # nor "… doesn't fold a worksheet."
     verb = g.pick(verbs)
     if verb.frame == "intr" and verb.en in ANIMAL_ONLY:
         subject = Subject(phrase=g.phrase(ANIMAL_ONLY[verb.en], dets=("the", "poss"), adjective=0.15))
@@ -53,7 +54,7 @@ def make_clause(g: Gen, frame: str, tense: str, neg: bool, time_p: float = 0.4, 
         subject = g.subject(animal_ok=animal)
     obj = obj2 = None
     if verb_frame == "tr":
-        generic = verb.en in ("like", "love", "hate")
+        generic = verb.en in ("like", "love", "hate") or neg and tense == "present"    # "I don't eat apples."
         dets = ("bare",) if generic and g.chance(0.7) else ("a", "the", "bare", "poss", "this") + ("num",) * (not neg)
         obj = g.object(verb, dets)
         said = g.verb_for(verb, obj)
