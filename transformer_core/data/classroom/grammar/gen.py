@@ -41,7 +41,7 @@ DENIABLE = {"like", "love", "hate", "want", "need", "have", "eat", "drink", "coo
             "cry", "work", "exercise", "speak", "talk", "shop", "travel", "climb", "camp", "hike", "fish", "knit",
             "jog", "surf", "take a walk", "have breakfast", "have lunch", "have dinner", "eat out", "do the dishes",
             "go", "come", "walk", "cycle", "enjoy", "believe", "trust", "shower", "practice", "collect", "draw",
-            "paint", "chat"}
+            "paint", "chat", "live"}
 # Not said of what is not done: how many times ("Three times a day, you do not sleep."), for how many minutes
 # ("We won't sleep for ten minutes.") or soon ("Soon, the friend will not go to the library.")
 NOT_NEGATED = ("once ", "twice ", "three times ", "for ten minutes", "for thirty minutes", "soon")
