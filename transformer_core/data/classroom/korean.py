@@ -94,11 +94,11 @@ def predicate(stem_morph: tuple[str, str], endings: list[tuple[str, str]], negat
     if honorific and progressive:                        # 있다 of the progressive is 계시다, a verb: 보고 계신다
         endings = [endings[0], ("계시", "VX"), *[("는다", "EF") if e == ("다", "EF") else e for e in endings[2:]]]
     negation = CANNOT if cannot and negative and not progressive else NEGATION     # not 찾고 있지 못하다
-    honoured = stem_morph[0].endswith("시")             # 드시다, 주무시다 are honorific already: 드시지 않는다
-    if honorific and negative and not progressive and not honoured:    # -시- on the last verb: 읽지 않으신다, 찾지 못하셨다
-        negation = [*negation, HONORIFIC]
-    elif honorific and not progressive and not honoured:
-        stem.append(HONORIFIC)
+    if honorific and not progressive and not stem_morph[0].endswith("시"):     # 드시다, 주무시다 are honorific already
+        if negative:                    # -시- on the last verb: 읽지 않으신다, 찾지 못하셨다
+            negation = [*negation, HONORIFIC]
+        else:
+            stem.append(HONORIFIC)
     if negative and progressive:                          # 먹고 있지 않다, 보고 계시지 않는다
         text = join([*stem, *endings[:2], *negation, *_plain(endings[2:], not honorific)])
     elif negative:

@@ -68,6 +68,7 @@ PRONOUNS = {
     "we": Pronoun("we", "us", "our", "우리", "우리", "wir", "unser", 3, 0),
     "they": Pronoun("they", "them", "their", "그들", "그들의", "sie", "ihr", 5, 0),
 }
+FIRST_PERSON = (PRONOUNS["I"], PRONOUNS["we"])     # who speaks: 내, 우리 are said where 그의 is not
 
 
 @dataclass(frozen=True)
@@ -133,8 +134,8 @@ class NounPhrase:
         if self.det == "num":
             unit = counter(self.noun)
             last = korean.with_particle(unit, particle) if particle else unit
-            return [*out, chunk(counted(self.noun, self.little), role + ".n"), chunk(self.number.ko_attr, role + ".num"),
-                    chunk(last, role + ".num")]
+            return [*out, chunk(counted(self.noun, self.little), role + ".n"),
+                    chunk(self.number.ko_attr, role + ".num"), chunk(last, role + ".num")]
         noun = HONORIFIC_NOUNS.get(self.noun.ko, self.noun.ko)
         noun = korean.with_particle(noun, particle) if particle else noun
         return [*out, chunk(noun, role + ".n")]

@@ -6,7 +6,7 @@ from dataclasses import dataclass, replace
 
 from .. import korean
 from ..lexicon import Verb
-from ..phrases import NounPhrase, Subject
+from ..phrases import FIRST_PERSON, NounPhrase, Subject
 from ..sentence import Chunk, chunk
 from .gen import cannot
 from .verbs import de_clause, de_verb, en_verb, ko_stem, ko_verb
@@ -40,7 +40,7 @@ def own_ko(c: Clause, np: NounPhrase) -> NounPhrase:
     """Korean leaves unsaid that what he, she, they or you do something to is their own: "He helps his aunt." ->
     그는 이모를 돕는다, not 그의 이모 (but 내 이모, 우리 이모)."""
     p = c.subject.pronoun
-    if np.det == "poss" and p is not None and np.owner is p and p.en not in ("I", "we"):
+    if np.det == "poss" and p is not None and np.owner is p and p not in FIRST_PERSON:
         return replace(np, owner=replace(p, ko_poss=""))
     return np
 

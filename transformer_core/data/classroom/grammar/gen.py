@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from .. import german, korean
 from ..lexicon import Adjective, Lexicon, Noun, Place, Verb, core
-from ..phrases import NounPhrase, PRONOUNS, Subject, YOUNGER
+from ..phrases import FIRST_PERSON, NounPhrase, PRONOUNS, Subject, YOUNGER
 
 
 TENSES = ("present", "past", "future", "progressive")
@@ -237,10 +237,11 @@ class Gen:
         """Whether 남동생/여동생 is said "little brother"/"little sister" this time."""
         return noun.en in YOUNGER and self.chance(LITTLE_P)
 
-    def subject(self, animal_ok: bool = False, you_ok: bool = True) -> Subject:
+    def subject(self, animal_ok: bool = False, you_ok: bool = True, me_ok: bool = True) -> Subject:
+        """me_ok=False leaves out I and we (not "Do we sleep?", "Where did I live?")."""
         r = self.rng.random()
         if r < 0.5:
-            keys = [k for k in PRONOUNS if you_ok or k != "you"]
+            keys = [k for k in PRONOUNS if (you_ok or k != "you") and (me_ok or PRONOUNS[k] not in FIRST_PERSON)]
             return Subject(pronoun=PRONOUNS[self.rng.choice(keys)])
         if r < 0.7:
             return Subject(name=self.pick(self.lex.names))

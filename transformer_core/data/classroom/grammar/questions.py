@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .. import english, german, korean
-from ..phrases import PRONOUNS, counted, counter
+from ..phrases import counted, counter
 from ..sentence import Example, chunk
 from .clause import Clause, de_main, en_clause, ko_clause
 from .gen import Gen, STATIVE
@@ -63,10 +63,7 @@ def wh_where(frame: str, tense: str):
             time = dwell_time(g, tense, 0.4)
         else:
             time = g.time(tense, how_long=frame != "motion", verb=verb.en) if g.chance(0.4) else None
-        subject = g.subject(animal_ok=False)
-        while frame == "dwell" and subject.pronoun in (PRONOUNS["I"], PRONOUNS["we"]):     # not "Where did I live?"
-            subject = g.subject(animal_ok=False)
-        c = Clause(subject, verb, tense, time=time)
+        c = Clause(g.subject(animal_ok=False, me_ok=frame != "dwell"), verb, tense, time=time)  # not "Where did I live?"
         before, after = en_verb(c.verb.en, tense, c.subject.en_person, False, True, False)
         time = [chunk(c.time.en, "T")] if c.time else []
         en = [chunk("where", "W"), *before, *c.subject.en(), *after, *time]

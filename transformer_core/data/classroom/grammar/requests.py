@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .. import english, german, korean
-from ..phrases import PRONOUNS, Subject
+from ..phrases import FIRST_PERSON, PRONOUNS, Subject
 from ..sentence import Example, chunk
 from .clause import Clause, ko_clause, obj_de, obj_en, obj_ko, with_de, with_en
 from .gen import DE_ME, Gen, INVOLUNTARY, KO_DESCRIPTIVE, PLEASE_HELP, STATIVE, going
@@ -49,7 +49,8 @@ def imperative(kind: str, act: tuple | None = None):
         c = Clause(Subject(pronoun=PRONOUNS["you"]), verb, "present", kind == "dont")
         if frame == "tr":
             dets = ("the", "a", "poss", "this")
-            c.obj = g.phrase(tuple(n.id for n in act[1]), dets, adjective=0) if act else g.object(verb, dets, adjective=0.2)
+            c.obj = (g.phrase(tuple(n.id for n in act[1]), dets, adjective=0) if act
+                     else g.object(verb, dets, adjective=0.2))
             c.verb = verb = g.verb_for(verb, c.obj)
             if c.obj.owner is PRONOUNS["you"]:     # Korean drops 너의 before a polite -세요
                 c.obj = replace(c.obj, owner=replace(PRONOUNS["you"], de_poss=YOUR[address], ko_poss=""))
@@ -104,9 +105,9 @@ def modal(kind: str, neg: bool, ask: bool = False):
     kind 'want': 'I want to eat an apple.' -> '나는 사과를 먹고 싶다.' -> 'Ich will einen Apfel essen.'"""
     def build(g: Gen) -> Example:
         c = active_clause(g, ("tr", "tr", "intr", "motion"), neg, 0.3)      # not "I want to have cars" (있고 싶다)
-        if ask and kind == "want" and c.subject.pronoun in (PRONOUNS["I"], PRONOUNS["we"]):
+        if ask and kind == "want" and c.subject.pronoun in FIRST_PERSON:
             c.subject = Subject(pronoun=PRONOUNS["you"])     # "Do we want to …?" is a suggestion: 우리 … 갈래요?
-        if ask and c.verb.ko in korean.TOWARD and c.subject.pronoun in (PRONOUNS["I"], PRONOUNS["we"]):
+        if ask and c.verb.ko in korean.TOWARD and c.subject.pronoun in FIRST_PERSON:
             c.verb = replace(c.verb, ko=korean.TOWARD[c.verb.ko])     # asked of one who is there: 가도 돼요?
         person = c.subject.en_person
         if kind == "can":

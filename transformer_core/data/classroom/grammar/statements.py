@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .. import english, german, korean
-from ..phrases import NounPhrase, PRONOUNS, Subject
+from ..phrases import FIRST_PERSON, NounPhrase, PRONOUNS, Subject
 from ..sentence import Example, chunk
 from .clause import Clause, de_main, en_clause, ko_clause
 from .gen import ANIMAL_ONLY, BEDTIME_VERBS, DENIABLE, Gen, INVOLUNTARY, LASTING, MONTHS, ROLES, STATIVE, fits, going
@@ -113,14 +113,11 @@ def question(frame: str, tense: str):
     "Am I dancing?")."""
     def build(g: Gen) -> Example:
         c = make_clause(g, frame, tense, False, 0.3, adverb_p=ADVERB_P)
-        while frame == "intr" and tense in ("present", "progressive") and c.subject.pronoun in FIRST_PERSON:
-            c.subject = g.subject()
+        if frame == "intr" and tense in ("present", "progressive") and c.subject.pronoun in FIRST_PERSON:
+            c.subject = g.subject(me_ok=False)
         return Example("", en_clause(c, True, False, False), ko_clause(c, "question", False),
                        de_main(c, True, False), end="?", lemmas=lemmas_of(c))
     return build
-
-
-FIRST_PERSON = (PRONOUNS["I"], PRONOUNS["we"])
 
 
 def lemmas_of(c: Clause) -> set[str]:
@@ -224,7 +221,8 @@ def two_adjectives(word: str):
         return [a for a in adjectives if any(joinable(word, a, b) for b in adjectives)]
 
     def build(g: Gen) -> Example:
-        if said_of(g, "weather") and g.chance(0.3):
+        firsts = said_of(g, "weather")
+        if firsts and g.chance(0.3):
             cls = "weather"
             time = g.pick([t for t in g.lex.times if t.en in SEASONS or t.en in ("today", "in the morning")
                            or (t.en.startswith("in ") and t.en[3:] in MONTHS)])
@@ -232,11 +230,12 @@ def two_adjectives(word: str):
             ko_s = [chunk(korean.time_topic(time.ko), "T")]
             lemmas = {time.id}
         else:
-            classes = {n.cls for n in g.lex.nouns} - {"person"}
-            cls = g.pick(sorted(c for c in classes if said_of(g, c)), used=False)
+            firsts_of = {c: said_of(g, c) for c in {n.cls for n in g.lex.nouns} - {"person"}}
+            cls = g.pick(sorted(c for c, said in firsts_of.items() if said), used=False)
+            firsts = firsts_of[cls]
             np = g.phrase((cls,), dets=("the", "poss", "this"), adjective=0)
             en_s, de_s, ko_s, lemmas, time = np.en("S"), np.de("S", "nom"), np.ko("S", "은"), np.lemmas(), None
-        first = g.pick(said_of(g, cls))
+        first = g.pick(firsts)
         second = g.pick([b for b in g.lex.adjectives if cls in b.applies and joinable(word, first, b)])
         plural = time is None and np.plural
         en_tail = [chunk(time.en, "T")] if time else []
