@@ -333,17 +333,29 @@ def test_auf_deutsch_source_reads_packs_and_keeps_dialogues_for_testing(tmp_path
 
 
 def test_tatoeba_build_keeps_attribution_and_holds_out_the_test_english(tmp_path):
+    from transformer_core.data.sources import tatoeba
+
     out = tmp_path / "tatoeba"
     assert data.main(["tatoeba", "--pair", "en-ko", "--out", str(out), "--vocab-size", "1500"]) == 0  # Hangul: >1,000 characters
     m = read_manifest(out)
     assert m["source"]["name"] == "tatoeba" and m["source"]["licence"].startswith("CC-BY-2.0-FR")
-    assert m["counts"]["raw_pairs"] == m["counts"]["attributed_pairs"] == 5749
+    assert (m["counts"]["raw_pairs"], m["counts"]["laser_pairs"], m["counts"]["attributed_pairs"]) == (5749, 1000, 6749)
     splits = {s: files.read_split(out, s, "en", "ko") for s in ("train", "valid", "test")}
     assert (len(splits["test"]), len(splits["valid"])) == (500, 300)
-    for name, pairs in splits.items():           # every pair keeps its Tatoeba attribution line
+    for name, pairs in splits.items():   # every pair keeps its attribution: kor.txt's numbers, LASER's contributors
         lines = (out / f"{name}.attribution").read_text(encoding="utf-8").splitlines()
-        assert len(lines) == len(pairs) and all(line.startswith("CC-BY 2.0 (France) Attribution: tatoeba.org #")
+        assert len(lines) == len(pairs) and all(line.startswith("CC-BY 2.0 (France) Attribution: tatoeba.org")
                                                 for line in lines)
+        numbered = sum(line.startswith("CC-BY 2.0 (France) Attribution: tatoeba.org #") for line in lines)
+        assert numbered == len(lines) if name != "train" else 0 < numbered < len(lines)   # LASER's pairs train only
+    # LASER's pairs leave valid and test as kor.txt alone makes them, and add training pairs
+    alone = tmp_path / "kor-only"
+    assert data.main(["tatoeba", "--pair", "en-ko", "--out", str(alone), "--vocab-size", "1500",
+                      "--file", str(tatoeba.FOLDER / "kor.txt")]) == 0
+    assert "laser_pairs" not in read_manifest(alone)["counts"]
+    for name in ("valid", "test"):
+        assert files.read_split(alone, name, "en", "ko") == splits[name]
+    assert len(splits["train"]) - len(files.read_split(alone, "train", "en", "ko")) > 700
     train = {en.lower() for en, _ in splits["train"]}
     assert not train & {en.lower() for en, _ in splits["test"] + splits["valid"]}
     held = data.held_out_english(list(data.HELD_OUT))
@@ -357,6 +369,20 @@ def test_tatoeba_build_keeps_attribution_and_holds_out_the_test_english(tmp_path
                       "--register", "as-written"]) == 0
     assert "register_changed" not in read_manifest(written)["counts"]
     assert dict(sum((files.read_split(written, s, "en", "ko") for s in splits), []))["Tom disappeared."] == "톰이 사라졌어."
+
+
+def test_laser_files_that_do_not_align_are_refused(tmp_path):
+    from transformer_core.data.sources import tatoeba
+
+    (tmp_path / "x.eng").write_text("I like apples.\nHello.\n", encoding="utf-8")
+    (tmp_path / "x.kor").write_text("나는 사과를 좋아한다.\n", encoding="utf-8")
+    with pytest.raises(DataError, match="x.eng has 2 lines and .*x.kor 1"):
+        tatoeba.read_laser(tmp_path / "x")
+    with pytest.raises(DataError, match="y.eng"):
+        tatoeba.read_laser(tmp_path / "y")
+    (tmp_path / "x.kor").write_text("나는 사과를 좋아한다.\n안녕.\n", encoding="utf-8")
+    assert [(p.src, p.evaluable) for p in tatoeba.read_laser(tmp_path / "x")] == [("I like apples.", False),
+                                                                                  ("Hello.", False)]
 
 
 def test_the_everyday_set_is_in_no_training_source():
@@ -374,6 +400,7 @@ def test_the_everyday_set_is_in_no_training_source():
     assert len(english) == len(rows) - 1
     sources = {data._key(data.normalize(p.src)) for lang in ("ko", "de")
                for p in tatoeba.read_pairs(tatoeba.FOLDER / tatoeba.FILES[lang])}
+    sources |= {data._key(data.normalize(p.src)) for p in tatoeba.read_laser(tatoeba.FOLDER / tatoeba.LASER["ko"])}
     sources |= data.held_out_english([p for p in data.HELD_OUT if p.name != "everyday.tsv"])
     assert not english & sources
     assert english <= data.held_out_english(list(data.HELD_OUT))
