@@ -986,7 +986,7 @@ def test_an_instrument_one_learns_is_a_skill_and_a_person_one_has_is_counted():
 
 def test_a_negated_statement_never_ends_with_every():
     """'He doesn't laugh every night.' means not every night, which 매일 밤 웃지 않는다 does not say."""
-    said = _said("intr.present.neg", {"verb:laugh", "verb:sleep"}, 1500)
+    said = _said("intr.present.neg", {"verb:laugh", "verb:sing"}, 1500)
     assert any(" on Sundays" in en or " in the morning" in en or " today" in en for en, _, _ in said)
     assert not any(" every " in en for en, _, _ in said)
 
@@ -1403,9 +1403,10 @@ def test_every_word_the_rules_name_is_in_the_lexicon():
     said = {a.en for a in lex.adjectives}
     for words in (gen.BRIEF, gen.UNPLANNED, gen.EVERY_FEW_MINUTES_VERBS, gen.ACHIEVEMENTS, gen.ABILITIES, gen.STATIVE,
                   gen.LASTING, gen.DENIABLE, gen.BEDTIME_VERBS, gen.ANIMAL_VERBS, gen.SKILLS, set(gen.NOT_MEALTIME),
-                  set(gen.WHERE)):
+                  set(gen.WHERE), gen.EVERYONE_DOES, set(gen.SOME_ANIMALS)):
         assert words <= {v.en for v in lex.verbs}, words - {v.en for v in lex.verbs}
-    for words in (gen.ONE_EACH, gen.SOMEONES, gen.ABSTRACT, gen.LONG_ANIMALS, gen.KIN, gen.SIZELESS):
+    for words in (gen.ONE_EACH, gen.SOMEONES, gen.ABSTRACT, gen.LONG_ANIMALS, gen.KIN, gen.SIZELESS, gen.PAIRS,
+                  set(gen.BIRDS)):
         assert words <= {n.en for n in lex.nouns}, words - {n.en for n in lex.nouns}
     for words in (gen.PHYSICAL, set(gen.NOT_SAID), statements.GOOD, statements.BAD, gen.AGE_AND_SIZE):
         assert words <= said, words - said
@@ -1522,3 +1523,102 @@ def test_and_does_not_refer_back_with_he_or_she():
     joined = _said("and.present", {"verb:eat", "verb:drink", "noun:bread", "noun:milk", "verb:sleep"}, 600)
     named = [en for en, _, _ in joined if not en.split()[0] in ("I", "You", "He", "She", "We", "They")]
     assert named and not any(re.search(r" and (he|she) ", en) for en in named), named
+
+
+def test_what_everyone_does_is_neither_denied_nor_asked_without_when():
+    """"She does not sleep." and "Do you sleep?" say nothing true; one says where ("I don't sleep on the sofa.")
+    or asks when ("Do you sleep in the afternoon?", not "Does she sleep on Friday?")."""
+    words = {"verb:sleep", "verb:get up", "verb:sing"}
+    for frame in ("intr.present.neg", "tf.intr.present.neg"):
+        denied = _said(frame, words, 300)
+        assert any(" sing" in en for en, _, _ in denied)
+        assert not any(re.search(r"\b(sleep|get up)\b", en) for en, _, _ in denied), frame
+    assert any(" sleep " in en for en, _, _ in _said("intr_place.present.neg", words, 300))
+    asked = [en for en, _, _ in _said("q.intr.present", words, 400) if re.search(r"\b(sleep|get up)\b", en)]
+    assert asked and all(re.search(r" (in the|at|after|before|every (morning|afternoon|evening|night))\b", en)
+                         for en in asked), asked
+
+
+def test_no_one_asks_what_they_themselves_are_doing():
+    """"Am I going to the library?" and "Do I sleep in London?" ask the one who knows."""
+    asked = (_said("q.motion.progressive", {"verb:go"}, 300) | _said("q.tr.progressive", {"verb:eat", "noun:bread"}, 300)
+             | _said("q.intr_place.present", {"verb:sleep", "verb:sing"}, 300))
+    assert asked and not any(en.startswith(("Am I ", "Do I ", "Do we ")) for en, _, _ in asked)
+
+
+def test_going_somewhere_today_is_a_plan_in_korean():
+    """"Are you going to school today?" asks a plan: 오늘 학교에 가요?, not 가고 있어요? (on the way); with "now"
+    one is on the way: 지금 학교에 가고 있어요?"""
+    said = _said("motion.progressive.pos", {"verb:go"}, 400) | _said("q.motion.progressive", {"verb:go"}, 400)
+    today = [ko for en, ko, _ in said if "today" in en.lower()]
+    now = [ko for en, ko, _ in said if en.lower().rstrip("?.").endswith(" now")]
+    assert today and now
+    under_way = re.compile("고 (있|계)")        # 가고 있다, 가고 계세요
+    assert not any(under_way.search(ko) for ko in today) and all(under_way.search(ko) for ko in now)
+
+
+def test_shoes_and_gloves_come_in_pairs():
+    """"We wore the boot." is one boot, "a shoe" one shoe: pair nouns are plural and never counted singly."""
+    worn = (_said("tr.past.pos", {"verb:wear", "noun:boot", "noun:glove", "noun:hat"}, 400)
+            | _said("so.weather.please", {"verb:wear", "verb:snow", "noun:boot", "noun:glove", "adj:cold"}, 300))
+    pairs = [en for en, _, _ in worn if re.search(r"\b(boot|glove)s?\b", en)]
+    assert pairs and not any(re.search(r"\b(boot|glove)\b", en) for en in pairs), pairs
+    assert any(re.search(r"\bhat\b", en) for en, _, _ in worn)      # one hat is a hat
+
+
+def test_the_class_is_not_asked_to_share_one_raincoat():
+    """German asks the class (ihr) to wear their raincoats, and one pupil (du) or a stranger (Sie) to wear one:
+    "Tragt bitte diesen Regenmantel." gives the class one coat."""
+    asked = _said("so.rain.please", {"verb:wear", "verb:take", "verb:rain", "noun:raincoat", "noun:umbrella"}, 600)
+    singular = [de for _, _, de in asked if re.search(r"\b(Regenmantel|Regenschirm)\b", de)]
+    assert singular and not any(re.search(r"\b(tragt|nehmt)\b", de) for de in singular), singular
+    ihr = [de for _, _, de in _said("imperative.please", {"verb:open", "noun:window", "verb:sing", "verb:go"}, 300) if "öffnet" in de.lower()
+           or "macht" in de.lower()]
+    assert ihr      # the class still opens one window
+
+
+def test_people_are_done_to_by_the_few_and_praise_is_for_people_and_dogs():
+    """"Anna will help twenty-five weak brothers.", "We forgive twenty-five men", "Lena praises wolves" and "Minsu
+    throws the lunch box" are not said; there may still be twenty-five students in the library."""
+    lex = lexicon.load()
+    many = {n.en for n in lex.numbers if n.n > gen.FEW_PEOPLE}
+    helped = _said("tr.future.pos", {"verb:help", "verb:forgive"}, 600)
+    counted = [en for en, _, _ in helped if any(re.search(rf"\b{w}\b", en) for w in ("two", "three", "four"))]
+    crowd = re.compile(rf"\b({'|'.join(map(re.escape, many))}) (?!o'clock|minutes|hours)\w")   # not "at seven o'clock"
+    assert counted and not any(crowd.search(en) for en, _, _ in helped)
+    there = _said("there_is.pos", set(), 600)
+    assert any(crowd.search(en) for en, _, _ in there)
+    g = Gen(random.Random(0), lex)
+    praise, throw = (next(v for v in lex.verbs if v.en == en) for en in ("praise", "throw"))
+    praised = {n.en for n in g.nouns(praise.obj) if n.cls == "animal"}
+    assert praised == {"dog", "puppy"} and {n.en for n in g.nouns(throw.obj)} == {"ball", "snowball", "stone"}
+
+
+def test_one_grows_up_in_a_town_or_a_country_and_a_cold_drink_is_not_bad():
+    """Not "She is growing up at the toy store."; "The milk is fresh but cold." joins two good sides."""
+    lex = lexicon.load()
+    g = Gen(random.Random(1), lex)
+    grow = next(v for v in lex.verbs if v.en == "grow up")
+    places = {g.place(grow) for _ in range(300)}
+    assert places and all(p.kind in ("city", "country") or p.en in ("village", "countryside", "farm", "island")
+                          for p in places)
+    fresh = next(a for a in lex.adjectives if a.en == "fresh")
+    cold_drink, cold_day = (next(a for a in lex.adjectives if a.en == "cold" and cls in a.applies)
+                            for cls in ("drink", "weather"))
+    sunny = next(a for a in lex.adjectives if a.en == "sunny")
+    assert not statements.joinable("but", fresh, cold_drink) and statements.joinable("but", sunny, cold_day)
+    assert statements.joinable("and", fresh, cold_drink)
+
+
+def test_only_birds_sing_no_one_is_small_and_one_returns_to_somewhere():
+    """"Now, the deer is singing.", "the small zookeeper" (작은 사육사) and "Where did Jimin return?" were said."""
+    sung = _said("intr.progressive.pos", {"verb:sing", "noun:deer", "noun:bird", "noun:dog"}, 600)
+    animals = [en for en, _, _ in sung if re.search(r"\b(deer|birds?|dogs?)\b", en)]
+    assert animals and all(re.search(r"\bbirds?\b", en) for en in animals), animals
+    lex = lexicon.load()
+    small, big = (next(a for a in lex.adjectives if a.en == en) for en in ("small", "big"))
+    people = [n for n in lex.nouns if n.cls == "person"]
+    assert not any(gen.fits(a, n) for a in (small, big) for n in people)
+    assert gen.fits(small, next(n for n in lex.nouns if n.en == "dog"))
+    returned = [en for en, _, _ in _said("wh_where.motion.past", {"verb:return", "verb:go"}, 300) if " return" in en]
+    assert returned and all(re.search(r" return to\b", en) for en in returned), returned

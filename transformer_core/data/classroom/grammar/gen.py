@@ -42,6 +42,10 @@ DENIABLE = {"like", "love", "hate", "want", "need", "have", "eat", "drink", "coo
             "jog", "surf", "take a walk", "have breakfast", "have lunch", "have dinner", "eat out", "do the dishes",
             "go", "come", "walk", "cycle", "enjoy", "believe", "trust", "shower", "practice", "collect", "draw",
             "paint", "chat", "live"}
+# What everyone does is not denied as a habit ("She does not sleep.", "On weekends, they do not sleep."), only where
+# ("I don't sleep on the sofa."), nor asked about without when ("Do you sleep?", "Does she sometimes sleep?")
+EVERYONE_DOES = {"sleep", "get up", "wake up", "go to bed", "shower"}
+OF_THE_DAY = ("in the ", "at ", "after ", "before ", "every morning", "every afternoon", "every evening", "every night")
 # Not said of what is not done: how many times ("Three times a day, you do not sleep."), for how many minutes
 # ("We won't sleep for ten minutes.") or soon ("Soon, the friend will not go to the library.")
 NOT_NEGATED = ("once ", "twice ", "three times ", "for ten minutes", "for thirty minutes", "soon")
@@ -57,8 +61,9 @@ KO_DESCRIPTIVE = {"있다", "없다", "필요하다", "좋다", "싫다"}       
 ANIMAL_VERBS = {"sleep", "run", "swim", "eat", "drink", "jump", "walk", "play", "fly", "sing"}  # a deer does not weinen
 # What only some animals do, and which: a bird flies (날다); a person flies somewhere, by plane (the motion verb fly,
 # 비행기를 타고 가다)
-ANIMAL_ONLY = {"fly": tuple(f"noun:{n}" for n in ("bird", "owl", "parrot", "eagle", "bee", "butterfly", "duck",
-                                                   "goose", "swan", "pigeon", "mosquito", "ladybug", "beetle"))}
+BIRDS = ("bird", "owl", "parrot", "eagle", "duck", "goose", "swan", "pigeon")
+ANIMAL_ONLY = {"fly": tuple(f"noun:{n}" for n in (*BIRDS, "bee", "butterfly", "mosquito", "ladybug", "beetle"))}
+SOME_ANIMALS = {"sing": ("noun:bird",)}     # what people do and only some animals: a bird sings, a deer does not
 
 ROLES = {"student", "teacher", "doctor", "nurse", "cook", "farmer", "police officer", "pilot", "singer", "driver",
          "dentist", "firefighter", "artist", "writer", "scientist", "engineer", "baker", "vet", "soldier", "actor",
@@ -70,7 +75,9 @@ BARE = {"sport", "subject"}     # "play soccer", "study history": never an artic
 AGE_AND_SIZE = {"big", "small", "young", "old"}
 NOT_BEFORE_A_NOUN = {"proud", "scared", "worried"}    # 자랑스러운, 무서운 남동생 is one others are proud of, afraid of
 SIZELESS = {"brother", "sister", "father", "mother"}    # 큰 남동생 is an older younger brother, 작은 아버지 an uncle
-ONE_EACH = {"mother", "father", "mom", "dad", "husband", "wife"}    # someone's, one: not "Jiho's mothers"
+PAIRS = {"shoe", "sock", "glove", "boot", "sneaker", "sandal"}    # worn two at a time: "our boots", never "a boot"
+FEW_PEOPLE = 4      # the most people one helps, forgives or has: not "Anna will help twenty-five brothers."
+ONE_EACH = {"mother", "father", "mom", "dad", "husband", "wife", "family"}    # someone's, one: not "Jiho's mothers"
 # What an adjective is not said of: a story has no colour nor weight ("Emma's purple fairy tale"), only some
 # animals are long ("Were the goats long?"), water is not sour
 ABSTRACT = {"story", "poem", "fairy tale", "sentence", "word", "question", "answer", "email", "homework"}
@@ -115,6 +122,7 @@ WHERE = {   # where one does it, as place kinds or single places; a verb not her
     **dict.fromkeys(("go", "come", "come back", "return"), ("town", "home", "room", "nature", "city", "country", "other")),
     "take a walk": ("nature", "city", "place:park", "place:garden", "place:schoolyard"),
     "travel": ("city", "country", "nature"), "fly": ("city", "country", "place:island"),
+    "grow up": ("city", "country", "place:village", "place:countryside", "place:farm", "place:island"),
 }
 
 PLEASE_HELP = {"help", "call", "visit", "wake", "understand", "invite", "wait for", "take care of", "meet"}
@@ -133,8 +141,10 @@ def going(verb: Verb, place: Place) -> Verb:
 
 def fits(adjective: Adjective, noun: Noun) -> bool:
     """Whether the adjective is said of the noun: a mass has no size ("das kleine Obst"), nor 남동생 (큰 남동생 is an
-    older younger brother); a story has no colour nor weight; only some animals are long; water is not sour."""
+    older younger brother), nor a person ("the small zookeeper"); a story has no colour nor weight; only some animals are long; water is not sour."""
     if adjective.en in AGE_AND_SIZE and (noun.en in SIZELESS or not noun.countable):
+        return False
+    if adjective.en in ("big", "small") and noun.cls == "person":     # 작은 사육사: the young one, or a short one
         return False
     if noun.en in ABSTRACT and ("color" in adjective.applies or adjective.en in PHYSICAL):
         return False
@@ -182,9 +192,10 @@ class Gen:
         mass_ok = any(d in ("the", "bare", "poss") for d in dets)
         noun = self.pick([n for n in self.nouns(classes) if n.countable or mass_ok])
         dets = [d for d in dets if (noun.countable or d in ("the", "bare", "poss"))
-                and not (d == "poss" and noun.cls == "person" and noun.en not in SOMEONES)] or ["the"]
+                and not (d == "poss" and noun.cls == "person" and noun.en not in SOMEONES)
+                and not (d in ("a", "num") and noun.en in PAIRS)] or ["the"]
         det = "bare" if noun.cls in BARE else self.pick(dets)
-        is_plural = noun.countable and (det in ("bare", "num") or (det in ("the", "poss", "this") and
+        is_plural = noun.countable and (det in ("bare", "num") or noun.en in PAIRS or (det in ("the", "poss", "this") and
                                                                    (plural if plural is not None else self.chance(0.3))))
         is_plural = is_plural and not (det == "poss" and noun.en in ONE_EACH)
         owner = number = adj = None
@@ -202,15 +213,16 @@ class Gen:
         """The object of a transitive verb: a phrase of the classes it takes, except that an instrument one
         learns, teaches or practises is a skill, bare and singular ("He learns piano.", not "teach our cello"),
         and a person one has is kin, counted ("I have two sisters.", not "we have the father", "Anna has
-        fifteen pilots")."""
+        fifteen pilots"); one does something to a few people at most (FEW_PEOPLE)."""
         np = self.phrase(verb.obj, dets=dets, adjective=adjective)
         if np.noun.cls == "instrument" and verb.en in SKILLS:
             return NounPhrase(np.noun, "bare")
         if verb.en in ("ride", "drive") and np.det == "num":       # one rides one bike
             return replace(np, det="a", plural=False, number=None)
+        if np.noun.cls == "person" and np.det == "num" and np.number.n > FEW_PEOPLE:
+            np = replace(np, number=self.pick([n for n in self.lex.numbers if 1 < n.n <= FEW_PEOPLE]))
         if np.noun.cls == "person" and verb.en == "have":
-            if np.noun.en in KIN and (np.det == "a" or np.det == "num" and np.number.n <= 4
-                                      and np.noun.en not in ("husband", "wife")):
+            if np.noun.en in KIN and (np.det == "a" or np.det == "num" and np.noun.en not in ("husband", "wife")):
                 return np
             kin = [n for n in self.nouns(("person",)) if n.en in KIN]
             noun = np.noun if np.noun.en in KIN or not kin else self.pick(kin)
@@ -248,14 +260,16 @@ class Gen:
         classes = ("person", "animal") if animal_ok else ("person",)
         return Subject(phrase=self.phrase(classes, dets=("the", "poss"), adjective=0.15))
 
-    def time(self, tense: str, how_long: bool = True, every: bool = True, verb: str = "", neg: bool = False):
+    def time(self, tense: str, how_long: bool = True, every: bool = True, verb: str = "", neg: bool = False,
+             of_day: bool = False):
         """A time expression for the tense; how_long=False leaves out "for an hour" (a sentence's first words,
         and a motion: not "For an hour, I went to school."); every=False leaves out "every night", which a
         negation after it makes "not every night" in English and German but 매일 밤 ... 않는다 in Korean.  Given
         the verb, a state or what is not planned has no moment ("I have a sister at six o'clock", "She will lose the
         tent at seven o'clock"), and only what is done again and again is done every ten minutes ("She coughs
         every ten minutes.", not "she flies to Australia"); a brief act is timed by the day, not by a year or a
-        month (BRIEF), a meal at its time of day (NOT_MEALTIME); neg leaves out times and minutes (NOT_NEGATED).
+        month (BRIEF), a meal at its time of day (NOT_MEALTIME); neg leaves out times and minutes (NOT_NEGATED);
+        of_day keeps the times of the day (OF_THE_DAY: "in the afternoon", "at six o'clock", "after lunch").
         -> None for a lasting state but in the past (LASTING)."""
         if verb in LASTING and tense != "past":
             return None
@@ -268,4 +282,5 @@ class Gen:
                           and not (brief and SPANS & set(t.en.split()))
                           and not (neg and t.en.startswith(NOT_NEGATED))
                           and not (verb in BEDTIME_VERBS and t.en == "before bed")
+                          and (not of_day or t.en.startswith(OF_THE_DAY))
                           and not NOT_MEALTIME.get(verb, set()) & set(t.en.split())])

@@ -10,7 +10,7 @@ from ..sentence import Example, chunk
 from .clause import Clause, de_main, en_clause, ko_clause
 from .requests import imperative
 from .verbs import de_clause, de_verb, en_verb, ko_stem
-from .gen import BARE, Gen, fits
+from .gen import BARE, Gen, PAIRS, fits
 from .statements import make_clause, lemmas_of
 
 
@@ -152,7 +152,7 @@ def done_to(g: Gen, noun, p: Pronoun | None, own: bool = False) -> NounPhrase:
     mine = own and noun.countable and noun.cls not in ("food", "drink")
     if p and (noun.cls == "person" or mine and g.chance(0.6)):
         return NounPhrase(noun, "poss", owner=p)
-    if not noun.countable or noun.cls in BARE:
+    if not noun.countable or noun.cls in BARE or noun.en in PAIRS:      # "so wear boots", not "a boot"
         det = "bare"
     else:       # books or cookies, but a window or the window: not "It was warm, so you opened windows."
         det = g.pick(("a", "bare") if noun.cls in ("food", "readable") and not own else ("a", "the"))

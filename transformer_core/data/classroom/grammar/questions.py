@@ -66,7 +66,8 @@ def wh_where(frame: str, tense: str):
         c = Clause(g.subject(animal_ok=False, me_ok=frame != "dwell"), verb, tense, time=time)  # not "Where did I live?"
         before, after = en_verb(c.verb.en, tense, c.subject.en_person, False, True, False)
         time = [chunk(c.time.en, "T")] if c.time else []
-        en = [chunk("where", "W"), *before, *c.subject.en(), *after, *time]
+        to = [chunk("to", "W")] if c.verb.en == "return" else []     # "Where did Jimin return to?"
+        en = [chunk("where", "W"), *before, *c.subject.en(), *after, *to, *time]
         verb = de_verb(c.verb.de, c.verb.de_aux, tense, c.subject.de_person)
         wo = "wohin" if frame == "motion" else "wo"
         de = de_clause([chunk(wo, "W")], verb, c.subject.de(), [("time", [chunk(c.time.de, "T")] if c.time else [])],

@@ -14,6 +14,7 @@ from .verbs import DeVerb, de_clause, ko_stem
 
 ADDRESSEES = {"du": 5, "ihr": 2, "Sie": 3}      # whom a German request speaks to: a pupil, the class, a stranger
 YOUR = {"du": "dein", "ihr": "euer", "Sie": "Ihr"}
+CARRIED = {"umbrella", "bag", "backpack"}      # one's own, as clothes are: one of them is asked of one person
 
 
 def addressee(g: Gen) -> str:
@@ -52,6 +53,8 @@ def imperative(kind: str, act: tuple | None = None):
             c.obj = (g.phrase(tuple(n.id for n in act[1]), dets, adjective=0) if act
                      else g.object(verb, dets, adjective=0.2))
             c.verb = verb = g.verb_for(verb, c.obj)
+            if address == "ihr" and not c.obj.plural and (c.obj.noun.cls == "clothing" or c.obj.noun.en in CARRIED):
+                address = g.rng.choice(("du", "Sie"))       # the class does not share one raincoat: "Tragt …"
             if c.obj.owner is PRONOUNS["you"]:     # Korean drops 너의 before a polite -세요
                 c.obj = replace(c.obj, owner=replace(PRONOUNS["you"], de_poss=YOUR[address], ko_poss=""))
         if frame == "motion":

@@ -8,7 +8,8 @@ from .. import english, german, korean
 from ..phrases import FIRST_PERSON, NounPhrase, PRONOUNS, Subject
 from ..sentence import Example, chunk
 from .clause import Clause, de_main, en_clause, ko_clause
-from .gen import ANIMAL_ONLY, BEDTIME_VERBS, DENIABLE, Gen, INVOLUNTARY, LASTING, MONTHS, ROLES, STATIVE, fits, going
+from .gen import (ANIMAL_ONLY, BEDTIME_VERBS, DENIABLE, EVERYONE_DOES, Gen, INVOLUNTARY, LASTING, MONTHS, OF_THE_DAY,
+                  ROLES, SOME_ANIMALS, STATIVE, fits, going)
 
 COMPANION_P = 0.12      # how often a clause says who with: "I play soccer with my father."
 ADVERB_P = 0.15        # how often a statement or question in the present says how often: "We usually eat at seven."
@@ -46,12 +47,15 @@ def make_clause(g: Gen, frame: str, tense: str, neg: bool, time_p: float = 0.4, 
     verbs = [v for v in g.verbs(verb_frame, animal)       # a state is neither -ing nor somewhere (동물원에서 ... 안다)
              if not ((tense == "progressive" or frame == "tr_place") and v.en in STATIVE)
              and not (time_first and v.en in LASTING | {"have"})       # nor "Every night, I like apples."
-             and (not neg or tense != "present" or v.en in DENIABLE)]    # nor "… doesn't fold a worksheet."
+             and (not neg or tense != "present" or v.en in DENIABLE)     # nor "… doesn't fold a worksheet."
+             and not (neg and tense == "present" and frame == "intr" and v.en in EVERYONE_DOES)]  # "She does not sleep."
     verb = g.pick(verbs)
     if verb.frame == "intr" and verb.en in ANIMAL_ONLY:
         subject = Subject(phrase=g.phrase(ANIMAL_ONLY[verb.en], dets=("the", "poss"), adjective=0.15))
     else:
         subject = g.subject(animal_ok=animal)
+        if subject.phrase and subject.phrase.noun.cls == "animal" and verb.en in SOME_ANIMALS:     # not "the deer sings"
+            subject = Subject(phrase=g.phrase(SOME_ANIMALS[verb.en], dets=("the", "poss"), adjective=0.15))
     obj = obj2 = None
     if verb_frame == "tr":
         generic = verb.en in ("like", "love", "hate") or neg and tense == "present"    # "I don't eat apples."
@@ -110,11 +114,19 @@ def statement(frame: str, tense: str, neg: bool, time_first: bool = False):
 
 def question(frame: str, tense: str):
     """A yes/no question; one does not ask whether oneself does a plain act now or as a habit ("Do we sleep?",
-    "Am I dancing?")."""
+    "Am I dancing?"), nor whether one is doing something now ("Am I going to the library?"), nor whether one does
+    what everyone does without saying when ("Do you sleep?" but "Do you sleep in the afternoon?")."""
     def build(g: Gen) -> Example:
         c = make_clause(g, frame, tense, False, 0.3, adverb_p=ADVERB_P)
-        if frame == "intr" and tense in ("present", "progressive") and c.subject.pronoun in FIRST_PERSON:
+        me = c.subject.pronoun
+        if (frame in ("intr", "intr_place") and tense in ("present", "progressive") and me in FIRST_PERSON
+                or tense == "progressive" and me is PRONOUNS["I"]):
             c.subject = g.subject(me_ok=False)
+        if (frame == "intr" and tense == "present" and c.verb.en in EVERYONE_DOES
+                and not (c.time and c.time.en.startswith(OF_THE_DAY))):     # "Does she sleep on Friday?"
+            c.time = g.time(tense, verb=c.verb.en, of_day=True)
+            if c.time.en.startswith(HABITS):        # not "Do you usually sleep every night?"
+                c.adverb = None
         return Example("", en_clause(c, True, False, False), ko_clause(c, "question", False),
                        de_main(c, True, False), end="?", lemmas=lemmas_of(c))
     return build
@@ -204,11 +216,16 @@ BAD = {"bad", "boring", "weak", "poor", "lazy", "rude", "sad", "tired", "hungry"
        "loud", "old", "strange", "shy", "wet", "dark", "cold", "chilly", "humid", "windy", "cloudy"}
 
 
+def bad(a) -> bool:
+    """Whether an adjective is the bad side of "but": cold weather is, a cold drink is not ("fresh but cold")."""
+    return a.en in BAD and not (a.en == "cold" and "weather" not in a.applies)
+
+
 def joinable(word: str, a, b) -> bool:
     """Whether "a and b" or "a but b" is said: never two of one scale ("cold and hot"), and "but" joins a good and
     a bad side."""
     return a != b and not any({a.en, b.en} <= scale for scale in SCALES) and (
-        word != "but" or a.en in GOOD and b.en in BAD or a.en in BAD and b.en in GOOD)
+        word != "but" or a.en in GOOD and bad(b) or bad(a) and b.en in GOOD)
 
 
 def two_adjectives(word: str):
