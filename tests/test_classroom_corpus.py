@@ -745,6 +745,10 @@ def test_a_feeling_because_of_something():
         said[ex.text("en")] = (ex.text("ko"), ex.text("de"))
     assert said["I am nervous because of the test tomorrow."] == (
         "나는 내일 있을 시험 때문에 초조하다.", "Ich bin wegen des Tests morgen nervös.")
+    # traffic and noise annoy (짜증이 나다), which the lexicon has no word for; 속상하다 is hurt, not annoyed
+    upset = _said("because_of.present", {"adj:upset", "adj:tired"}, 600)
+    assert any("upset" in en for en, _, _ in upset)
+    assert not any(re.search(r"upset because of the (traffic|noise)", en) for en, _, _ in upset)
 
 
 def test_opening_hours():
