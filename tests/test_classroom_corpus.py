@@ -1626,3 +1626,10 @@ def test_only_birds_sing_no_one_is_small_and_one_returns_to_somewhere():
     assert gen.fits(small, next(n for n in lex.nouns if n.en == "dog"))
     returned = [en for en, _, _ in _said("wh_where.motion.past", {"verb:return", "verb:go"}, 300) if " return" in en]
     assert returned and all(re.search(r" return to\b", en) for en in returned), returned
+
+
+def test_one_drives_one_car():
+    """"She opened books and I drove cars.": one rides or drives one vehicle at a time, counted or not."""
+    driven = _said("tr.past.pos", {"verb:drive", "verb:ride", "noun:car", "noun:bike", "noun:bus"}, 400)
+    assert driven and not any(re.search(r"\b(drove|rode) (\w+ )?(cars|bikes|buses)\b", en) for en, _, _ in driven)
+    assert any(re.search(r"\b(drove|rode) (a|the|this|\w+'s?|my|your|his|her|our|their) ", en) for en, _, _ in driven)

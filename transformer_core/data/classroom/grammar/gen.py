@@ -217,8 +217,8 @@ class Gen:
         np = self.phrase(verb.obj, dets=dets, adjective=adjective)
         if np.noun.cls == "instrument" and verb.en in SKILLS:
             return NounPhrase(np.noun, "bare")
-        if verb.en in ("ride", "drive") and np.det == "num":       # one rides one bike
-            return replace(np, det="a", plural=False, number=None)
+        if verb.en in ("ride", "drive") and np.plural:      # one rides one bike: not "I drove cars.", "these cars"
+            return replace(np, det="a" if np.det in ("num", "bare") else np.det, plural=False, number=None)
         if np.noun.cls == "person" and np.det == "num" and np.number.n > FEW_PEOPLE:
             np = replace(np, number=self.pick([n for n in self.lex.numbers if 1 < n.n <= FEW_PEOPLE]))
         if np.noun.cls == "person" and verb.en == "have":
