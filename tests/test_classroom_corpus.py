@@ -1633,3 +1633,11 @@ def test_one_drives_one_car():
     driven = _said("tr.past.pos", {"verb:drive", "verb:ride", "noun:car", "noun:bike", "noun:bus"}, 400)
     assert driven and not any(re.search(r"\b(drove|rode) (\w+ )?(cars|bikes|buses)\b", en) for en, _, _ in driven)
     assert any(re.search(r"\b(drove|rode) (a|the|this|\w+'s?|my|your|his|her|our|their) ", en) for en, _, _ in driven)
+
+
+def test_what_one_has_tasted_one_has_eaten_or_drunk():
+    """"Have you ever tasted …?" is 먹어 본 적, 마셔 본 적: 맛봐 본 적 says 보다 twice."""
+    tasted = (_said("q.ever.done", {"verb:taste", "noun:bread", "noun:juice"}, 300)
+              | _said("ever.done.pos", {"verb:taste", "noun:bread", "noun:juice"}, 300))
+    assert tasted and not any("맛봐" in ko for _, ko, _ in tasted)
+    assert any("빵을 먹어 본" in ko for _, ko, _ in tasted) and any("주스를 마셔 본" in ko for _, ko, _ in tasted)

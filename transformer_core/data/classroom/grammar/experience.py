@@ -43,7 +43,10 @@ def experience(kind: str, neg: bool = False, ask: bool = False):
             c.verb = verb = g.verb_for(verb, c.obj)
             en_do = [chunk(english.verb(verb.en, "VBN"), "V"), *obj_en(c, "")]
             ko_what = obj_ko(c, "")
-            stem = korean.stem(verb.ko, verb.ko_irr, verb.ko in KO_DESCRIPTIVE)
+            said = verb.ko      # "tasted" is 먹어 본 적, 마셔 본 적: 맛봐 본 적 says 보다 twice
+            if verb.en == "taste":
+                said = "마시다" if c.obj.noun.cls == "drink" else "먹다"
+            stem = korean.stem(said, verb.ko_irr, said in KO_DESCRIPTIVE)
             de_v = de_verb(verb.de, verb.de_aux, "past", subject.de_person)
             de_mid = [obj_de(c, "")]
             lemmas = subject.lemmas() | {verb.id} | c.obj.lemmas()
