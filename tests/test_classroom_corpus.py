@@ -1641,3 +1641,19 @@ def test_what_one_has_tasted_one_has_eaten_or_drunk():
               | _said("ever.done.pos", {"verb:taste", "noun:bread", "noun:juice"}, 300))
     assert tasted and not any("맛봐" in ko for _, ko, _ in tasted)
     assert any("빵을 먹어 본" in ko for _, ko, _ in tasted) and any("주스를 마셔 본" in ko for _, ko, _ in tasted)
+
+
+def test_what_one_thinks_is_quoted_with_go_and_dass():
+    """'I think (that) Minsu likes apples.' -> '나는 민수가 사과를 좋아한다고 생각한다.' -> 'Ich glaube, dass Minsu Äpfel mag.':
+    Korean quotes the thought in 한다체 + 고 (갈 것이라고), its subject with 이/가; German puts it after dass with the
+    verb last, a separable verb in one word (dass sie aufsteht); the thinker is not the one thought of."""
+    words = {"verb:like", "verb:eat", "noun:apple", "verb:get up", "verb:go", "verb:sing"}
+    said = _said("opinion", words, 600) | _said("q.opinion", words, 300)
+    assert ("I think Doyun likes apples.", "나는 도윤이 사과를 좋아한다고 생각한다.", "Ich glaube, dass Doyun Äpfel mag.") in said
+    for en, ko, de in said:
+        assert re.search(r"(다|라)고 생각(한다\.|해요\?)$", ko), ko
+        assert ", dass " in de and not re.search(r"\b(auf|an|ein|ab|aus|zurück) (steht|geht)\b", de), de
+        assert not re.match(r"(I|We) think (that )?(I|we) |Do you think (that )?you ", en), en
+    assert any("것이라고" in ko for _, ko, _ in said) and any(de.endswith("aufsteht.") for _, _, de in said)
+    assert any(en.startswith("Do you think") and ko.endswith("생각해요?") and de.startswith("Glaubst du, dass")
+               for en, ko, de in said)

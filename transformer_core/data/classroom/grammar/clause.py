@@ -91,10 +91,11 @@ def en_clause(c: Clause, question: bool, time_first: bool, contract: bool, k: st
 
 
 def ko_clause(c: Clause, style: str, time_first: bool, k: str = "", connective: str = "",
-              predicate: list[Chunk] | None = None) -> list[Chunk]:
-    """Subject (topic 은/는; "you" is dropped in questions), time, place, object, predicate (SOV)."""
+              predicate: list[Chunk] | None = None, particle: str = "은") -> list[Chunk]:
+    """Subject (topic 은/는, or particle: 이/가 in a clause within a clause; "you" is dropped in questions), time,
+    place, object, predicate (SOV)."""
     drop_subject = style == "question" and c.subject.is_you
-    subject = [] if drop_subject else c.subject.ko("은", k + "S")
+    subject = [] if drop_subject else c.subject.ko(particle, k + "S")
     time = [chunk(c.time.ko, k + "T")] if c.time else []
     place = []
     if c.place:

@@ -14,7 +14,7 @@ from .expressions import free_time, good_luck, see_you, thanks
 from .health import hurts, illness
 from .instructions import instruction
 from .shopping import opening_hours, price, temperature, whose
-from .linked import because_of, comparative, consequence, feeling_because, reason, so_please, two_clauses
+from .linked import because_of, comparative, consequence, feeling_because, opinion, reason, so_please, two_clauses
 from .questions import how_many, wh_adverb, wh_what, wh_where, where_is
 from .requests import can_i_have, can_you_please, imperative, lets, modal
 from .statements import be_adjective, be_noun, question, statement, there_is, this_is, two_adjectives
@@ -41,6 +41,8 @@ def _frames() -> dict[str, Callable[[Gen], Example]]:
         frames[f"q.be_noun.{tense}"] = be_noun(tense, False, ask=True)
     for word in ("and", "but"):
         frames[f"be_adj2.{word}"] = two_adjectives(word)
+    frames["opinion"] = opinion(False)
+    frames["q.opinion"] = opinion(True)
     frames["this_is"] = this_is(False)
     frames["q.this_is"] = this_is(True)
     frames["there_is.pos"] = there_is(False)

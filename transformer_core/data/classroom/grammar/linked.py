@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .. import english, german, korean
-from ..phrases import NounPhrase, PRONOUNS, Pronoun, Subject
+from ..phrases import FIRST_PERSON, NounPhrase, PRONOUNS, Pronoun, Subject
 from ..sentence import Example, chunk
 from .clause import Clause, de_main, en_clause, ko_clause
 from .requests import imperative
@@ -169,6 +169,42 @@ def acted(g: Gen, p: Pronoun | None, causes, table: dict, own: bool = False) -> 
     cause, verb, nouns = motive(g, causes, table)
     obj = done_to(g, g.pick(nouns), p, own)
     return cause, g.verb_for(verb, obj), obj
+
+
+def opinion(ask: bool):
+    """What one thinks: 'I think (that) Minsu likes apples.' -> '나는 민수가 사과를 좋아한다고 생각한다.' -> 'Ich glaube,
+    dass Minsu Äpfel mag.'; ask: 'Do you think (that) it will rain?' -> '… 온다고 생각해요?' -> 'Glaubst du, dass …?'
+    Korean quotes the thought in 한다체 + 고, its subject with 이/가; German puts it after dass, the verb last.  The
+    one who thinks is someone else than the one thought of (not 나는 내가 …)."""
+    def build(g: Gen) -> Example:
+        thinker = PRONOUNS["you"] if ask else g.pick([PRONOUNS[k] for k in ("I", "I", "I", "he", "she", "we", "they")])
+        tense = g.pick(("present", "past", "future", "progressive"), used=False)
+        c = make_clause(g, g.pick(("tr", "tr", "intr", "motion"), used=False), tense, g.chance(0.25), 0.3)
+        while c.verb.en == "think":         # not "Do you think Minji will think for an hour?"
+            c = make_clause(g, "intr", tense, c.neg, 0.3)
+        while c.subject.pronoun is not None and (c.subject.pronoun is thinker or c.subject.pronoun in FIRST_PERSON
+                                                 or c.subject.is_you):
+            c.subject = g.subject(you_ok=False, me_ok=False)
+        that_en = [chunk("that", "CONJ")] if g.chance(0.4) else []
+        think = "thinks" if thinker.en_person == 3 else "think"
+        body_en = en_clause(c, False, False, g.chance(0.5), k="2")
+        glaube = german.present("glauben", thinker.de_person)[0]
+        dass = chunk("dass", "CONJ" if that_en else "V")      # with "think" where English leaves "that" out
+        body_de = de_main(c, False, False, k="2", front=[dass], subordinate=True)
+        body_ko = ko_clause(c, "statement", False, k="2", particle="이")
+        text, tags = body_ko[-1]
+        quoted = text[:-2] + "이라고" if text.endswith("것이다") else text + "고"    # 간다고, 갈 것이라고
+        body_ko[-1] = (quoted, tags | {"CONJ"})
+        if ask:
+            en = [chunk("do", "V"), chunk("you", "S"), chunk("think", "V"), *that_en, *body_en]
+            de = [chunk(glaube, "V"), chunk("du,", "S"), *body_de]
+            ko = [*body_ko, chunk("생각해요", "V")]
+        else:
+            en = [chunk(thinker.en, "S"), chunk(think, "V"), *that_en, *body_en]
+            de = [chunk(thinker.de, "S"), chunk(glaube + ",", "V"), *body_de]
+            ko = [*Subject(pronoun=thinker).ko("은"), *body_ko, chunk("생각한다", "V")]
+        return Example("", en, ko, de, end="?" if ask else ".", lemmas=lemmas_of(c))
+    return build
 
 
 def reason(word: str):

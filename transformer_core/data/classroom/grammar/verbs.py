@@ -63,13 +63,14 @@ def ko_verb(verb_ko: str, irregular: str, tense: str, neg: bool, style: str, k: 
 class DeVerb:
     finite: str
     right: list[str]        # participle, infinitive or separable prefix, at the clause's end
+    separable: bool = False     # right is the prefix, which a verb-last clause writes as one word: "dass er aufwacht"
 
 
 def de_verb(verb: str, aux: str, tense: str, person: int) -> DeVerb:
     inf = german.infinitive(verb)
     if tense in ("present", "progressive"):
         finite, prefix = german.present(verb, person)
-        return DeVerb(finite, [prefix] if prefix else [])
+        return DeVerb(finite, [prefix] if prefix else [], separable=bool(prefix))
     if tense == "future":
         return DeVerb(german.present("werden", person)[0], [inf])
     if inf in ("haben", "sein"):
@@ -86,5 +87,6 @@ def de_clause(front: list[Chunk], verb: DeVerb, subject: list[Chunk], mid: list[
     nicht = [chunk("nicht", k + "NEG")] if neg else []
     right = [chunk(w, k + "V") for w in verb.right]
     if subordinate:
-        return [*front, *subject, *fields, *nicht, *after, *right, chunk(verb.finite, k + "V")]
+        last = [chunk("".join(verb.right) + verb.finite, k + "V")] if verb.separable else [*right, chunk(verb.finite, k + "V")]
+        return [*front, *subject, *fields, *nicht, *after, *last]
     return [*front, chunk(verb.finite, k + "V"), *subject, *fields, *nicht, *after, *right]
