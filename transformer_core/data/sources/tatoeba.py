@@ -96,11 +96,12 @@ def load(args) -> Corpus:
         "licence": LICENCE,
         "file": str(path.relative_to(FOLDER.parents[1]) if path.is_relative_to(FOLDER.parents[1]) else path),
         "sha256": sha256(path),
-        **({"laser_files": {f"{LASER[tgt_lang]}{x}": sha256(FOLDER / f"{LASER[tgt_lang]}{x}") for x in (".eng", ".kor")},
+        **({"laser_files": {name: sha256(FOLDER / name) for name in (f"{LASER[tgt_lang]}.eng", f"{LASER[tgt_lang]}.kor")},
             "laser_source": "github.com/facebookresearch/LASER, data/tatoeba/v1, commit "
                             "74bc6ae7ffb7cba670fe0f428d0ede9f666fb821: pairs that train only"} if laser else {}),
         "register": REGISTERS[args.register if tgt_lang == "ko" else "as-written"],
         "attribution": ("each pair's Tatoeba sentence numbers and authors: {split}.attribution"
-                        if counts["attributed_pairs"] else "this export carries no per-pair attribution; see corpora/tatoeba/README.md"),
+                        if counts["attributed_pairs"]
+                        else "this export carries no per-pair attribution; see corpora/tatoeba/README.md"),
     }
     return Corpus(src_lang, tgt_lang, pairs, meta, counts)

@@ -141,7 +141,8 @@ def going(verb: Verb, place: Place) -> Verb:
 
 def fits(adjective: Adjective, noun: Noun) -> bool:
     """Whether the adjective is said of the noun: a mass has no size ("das kleine Obst"), nor 남동생 (큰 남동생 is an
-    older younger brother), nor a person ("the small zookeeper"); a story has no colour nor weight; only some animals are long; water is not sour."""
+    older younger brother), nor a person ("the small zookeeper"); a story has no colour nor weight; only some
+    animals are long; water is not sour."""
     if adjective.en in AGE_AND_SIZE and (noun.en in SIZELESS or not noun.countable):
         return False
     if adjective.en in ("big", "small") and noun.cls == "person":     # 작은 사육사: the young one, or a short one
@@ -195,8 +196,8 @@ class Gen:
                 and not (d == "poss" and noun.cls == "person" and noun.en not in SOMEONES)
                 and not (d in ("a", "num") and noun.en in PAIRS)] or ["the"]
         det = "bare" if noun.cls in BARE else self.pick(dets)
-        is_plural = noun.countable and (det in ("bare", "num") or noun.en in PAIRS or (det in ("the", "poss", "this") and
-                                                                   (plural if plural is not None else self.chance(0.3))))
+        is_plural = noun.countable and (det in ("bare", "num") or noun.en in PAIRS or det in ("the", "poss", "this")
+                                        and (plural if plural is not None else self.chance(0.3)))
         is_plural = is_plural and not (det == "poss" and noun.en in ONE_EACH)
         owner = number = adj = None
         if det == "poss":

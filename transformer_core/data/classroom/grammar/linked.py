@@ -172,8 +172,8 @@ def acted(g: Gen, p: Pronoun | None, causes, table: dict, own: bool = False) -> 
 
 
 def opinion(ask: bool):
-    """What one thinks: 'I think (that) Minsu likes apples.' -> '나는 민수가 사과를 좋아한다고 생각한다.' -> 'Ich glaube,
-    dass Minsu Äpfel mag.'; ask: 'Do you think (that) it will rain?' -> '… 온다고 생각해요?' -> 'Glaubst du, dass …?'
+    """What one thinks: 'I think (that) Doyun likes apples.' -> '나는 도윤이 사과를 좋아한다고 생각한다.' -> 'Ich glaube,
+    dass Doyun Äpfel mag.'; ask: 'Do you think (that) it will rain?' -> '… 온다고 생각해요?' -> 'Glaubst du, dass …?'
     Korean quotes the thought in 한다체 + 고, its subject with 이/가; German puts it after dass, the verb last.  The
     one who thinks is someone else than the one thought of (not 나는 내가 …)."""
     def build(g: Gen) -> Example:

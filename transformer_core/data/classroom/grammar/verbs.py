@@ -87,6 +87,7 @@ def de_clause(front: list[Chunk], verb: DeVerb, subject: list[Chunk], mid: list[
     nicht = [chunk("nicht", k + "NEG")] if neg else []
     right = [chunk(w, k + "V") for w in verb.right]
     if subordinate:
-        last = [chunk("".join(verb.right) + verb.finite, k + "V")] if verb.separable else [*right, chunk(verb.finite, k + "V")]
+        finite = chunk(verb.finite, k + "V")
+        last = [chunk("".join(verb.right) + verb.finite, k + "V")] if verb.separable else [*right, finite]
         return [*front, *subject, *fields, *nicht, *after, *last]
     return [*front, chunk(verb.finite, k + "V"), *subject, *fields, *nicht, *after, *right]
