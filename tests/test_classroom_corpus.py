@@ -1513,12 +1513,19 @@ def test_korean_mot_is_for_the_past_of_what_one_manages_and_counters_fit():
 
 
 def test_no_one_is_compared_with_itself_nor_asked_to_stand():
-    """'Max's sailboat is smaller than the sailboat.' compares a thing with itself; 'Let's stand!' is 서요!, which
-    Korean reads first as 'Stop!'."""
+    """'Max's sailboat is smaller than the sailboat.' compares a thing with itself: two of one kind are two
+    people's ('This bag is bigger than your bag.'); 'Let's stand!' is 서요!, which Korean reads first as 'Stop!'."""
     lex = lexicon.load()
+    one_kind = 0
     for seed in range(300):
         ex = grammar.build("comparative", random.Random(f"than:{seed}"), lex)
-        assert len([lemma for lemma in ex.lemmas if lemma.startswith("noun:")]) == 2, ex.text("en")
+        en = ex.text("en")
+        first, second = en.split(" is ")[0], en.split(" than ")[1].rstrip(".")
+        assert first.lower() != second.lower(), en
+        if len([lemma for lemma in ex.lemmas if lemma.startswith("noun:")]) == 1:
+            one_kind += 1
+            assert not second.startswith("the "), en
+    assert 0 < one_kind < 300
     proposed = _said("lets", {"verb:stand", "verb:sit", "verb:eat", "noun:bread", "verb:sleep", "verb:go"}, 300)
     assert proposed and not any(" stand" in en or " sit" in en for en, _, _ in proposed)
 
@@ -1570,6 +1577,50 @@ def test_shoes_and_gloves_come_in_pairs():
     pairs = [en for en, _, _ in worn if re.search(r"\b(boot|glove)s?\b", en)]
     assert pairs and not any(re.search(r"\b(boot|glove)\b", en) for en in pairs), pairs
     assert any(re.search(r"\bhat\b", en) for en, _, _ in worn)      # one hat is a hat
+
+
+def test_a_pair_is_said_as_a_pair():
+    """Where a frame says one thing ("This is …", "… is bigger than …"), it is never a pair ("This is Anna's
+    boots.", "These shoes is bigger than …", "Das ist Annas Stiefel."); where it says where a thing is, a pair
+    takes a plural verb ("Her sandals are on the bench.", not "The boot is on my bench.")."""
+    words = {"noun:boot", "noun:shoe", "noun:hat", "noun:box", "noun:table", "adj:big", "adj:small", "adj:new"}
+    one = (_said("this_is", words, 300) | _said("q.this_is", words, 300) | _said("comparative", words, 300))
+    assert any("hat" in en for en, _, _ in one)
+    assert not any(re.search(r"\b(boot|shoe)s?\b", en) for en, _, _ in one), one
+    where = _said("position.pos", words, 400) | _said("position.neg", words, 400) | _said("q.position", words, 400)
+    pairs = [(en, de) for en, _, de in where if re.search(r"\b(boot|shoe)s?\b", en)]
+    assert pairs and all(re.search(r"\b(boots|shoes) (are|aren't)\b|^Are ", en) for en, _ in pairs), pairs
+    assert all(re.search(r"\b(Stiefel|Schuhe) sind\b|^Sind ", de) for _, de in pairs), pairs
+
+
+def test_a_new_thing_is_saeggeot_and_sae():
+    """새롭다 is new to one's mind (새로운 생각): a bag that is new is 새것이다 (새것이 아니다, 새것이에요?) and, before
+    the noun, a 새 가방; no 아주 새것 nor 너무 새것 (nor 아주 초록색)."""
+    words = {"adj:new", "adj:tired", "noun:bag"}
+    said = (_said("be_adj.present.pos", words | {"adj:green"}, 300) | _said("be_adj.past.neg", words, 200)
+            | _said("q.be_adj.present", words, 200) | _said("tr.present.pos", words | {"verb:buy"}, 300))
+    korean = [ko for en, ko, _ in said if re.search(r"\bnew\b", en)]
+    assert not any("새롭" in ko or "새로운" in ko for ko in korean), korean
+    for ending in ("새것이다.", "새것이 아니었다.", "새것이에요?"):
+        assert any(ko.endswith(ending) for ko in korean), ending
+    assert any("새 가방" in ko for ko in korean)
+    assert not any(re.search(r"(아주|너무|정말|조금) (새것|초록색)", ko) for _, ko, _ in said)
+
+
+def test_what_the_world_orders_is_compared_within_one_kind():
+    """A cow is heavier than a mouse whoever owns it: a size, weight, speed, price or taste compares two of one kind,
+    told apart by whose ("This cow is heavier than Mia's cow.", not "The mouse is heavier than the cow."); a
+    matter of taste may compare two kinds ("The mouse is more beautiful than the bear.")."""
+    said = _said("comparative", {"adj:heavy", "adj:big", "adj:beautiful", "noun:mouse", "noun:cow", "noun:bear"}, 400)
+    animals = r"(mouse|cow|bear)"
+    ordered = [en for en, _, _ in said if re.search(r"\b(heavier|bigger)\b", en)]
+    assert ordered and all(re.fullmatch(rf"(This|The|\w+'s?|My|Your|His|Her|Our|Their) {animals} is \w+ than "
+                                        rf"(\w+'s?|my|your|his|her|our|their) {animals}\.", en) for en in ordered), ordered
+    assert all(len(set(re.findall(animals, en))) == 1 for en in ordered), ordered
+    assert all(re.search(r"^(\w+'s?|My|Your|His|Her|Our|Their) ", en) or en.startswith(("This ", "The ")) for en in ordered)
+    assert not any(en.split()[0] == en.split()[-2] for en in ordered if not en.startswith(("This ", "The "))), ordered
+    tastes = [en for en, _, _ in said if "more beautiful" in en]
+    assert any(len(set(re.findall(animals, en))) == 2 for en in tastes), tastes
 
 
 def test_the_class_is_not_asked_to_share_one_raincoat():

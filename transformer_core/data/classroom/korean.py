@@ -117,11 +117,15 @@ def _plain(endings: list[tuple[str, str]], adjective: bool) -> list[tuple[str, s
     return endings
 
 
+# A noun said otherwise before a noun: 가방은 새것이다, but 새 가방 (새롭다 is new to one's mind: 새로운 생각)
+BEFORE_A_NOUN = {"새것": "새"}
+
+
 def attributive(adjective: str, irregular: str) -> str:
     """The form before a noun: 빨갛다 -> 빨간 (가방); 있다 and 없다 take 는: 맛있다 -> 맛있는 (빵); a noun color
-    stays as it is: 초록색 (가방)."""
+    stays as it is: 초록색 (가방), and 새것 is 새 (가방)."""
     if irregular == "N":
-        return adjective
+        return BEFORE_A_NOUN.get(adjective, adjective)
     ending = "는" if adjective.endswith(("있다", "없다")) else "은"
     return predicate(stem(adjective, irregular, True), [(ending, "ETM")])
 

@@ -85,6 +85,12 @@ PHYSICAL = {"thick", "thin", "heavy", "light", "round", "big", "small", "expensi
             "hard", "dirty", "clean"}
 LONG_ANIMALS = {"snake", "crocodile", "giraffe", "whale", "dinosaur", "shark"}
 NOT_SAID = {"sour": {"water", "milk"}, "bitter": {"water", "milk"}}
+# What the world orders by kind: a cow is heavier than a mouse whoever owns it, a car bigger than a motorcycle, so
+# these compare two of one kind, told apart by whose ("My bag is bigger than your bag.", not "The mouse is heavier
+# than the cow.", "The car is smaller than the motorcycle.")
+BY_KIND = {"big", "small", "long", "short", "high", "wide", "narrow", "thick", "thin", "heavy", "light", "fast", "slow",
+           "expensive", "cheap", "strong", "weak", "dangerous", "safe", "hard", "soft", "good", "bad", "spicy", "sweet",
+           "salty", "sour", "bitter", "bland"}
 LITTLE_P = 0.5        # how often 남동생 is "little brother" rather than "brother"
 
 CORE_WEIGHT = 8       # how much more often a core word is drawn than another of its kind
@@ -190,8 +196,10 @@ class Gen:
 
     def phrase(self, classes, dets=("a", "the", "bare", "poss", "num", "this"), adjective: float = 0.25,
                plural: bool | None = None) -> NounPhrase:
+        """plural=False is one thing, never a pair ("This is my boots.", "These shoes is bigger …")."""
         mass_ok = any(d in ("the", "bare", "poss") for d in dets)
-        noun = self.pick([n for n in self.nouns(classes) if n.countable or mass_ok])
+        noun = self.pick([n for n in self.nouns(classes) if (n.countable or mass_ok)
+                          and not (plural is False and n.en in PAIRS)])
         dets = [d for d in dets if (noun.countable or d in ("the", "bare", "poss"))
                 and not (d == "poss" and noun.cls == "person" and noun.en not in SOMEONES)
                 and not (d in ("a", "num") and noun.en in PAIRS)] or ["the"]

@@ -10,21 +10,28 @@ from ..sentence import Example, chunk
 from .clause import Clause, de_main, en_clause, ko_clause
 from .requests import imperative
 from .verbs import de_clause, de_verb, en_verb, ko_stem
-from .gen import BARE, Gen, PAIRS, fits
+from .gen import BARE, BY_KIND, Gen, PAIRS, fits
 from .statements import make_clause, lemmas_of
 
 
 def comparative(g: Gen) -> Example:
     """'My bag is bigger than your bag.' -> '내 가방은 너의 가방보다 크다.' -> 'Meine Tasche ist größer als deine Tasche.'"""
     classes = [c for c in ("animal", "food", "thing", "readable", "clothing", "vehicle", "furniture")
-               if any(c in a.applies and a.en_comp != "-" for a in g.lex.adjectives)]
+               if any(n.en not in PAIRS for n in g.nouns((c,))) and any(c in a.applies and a.en_comp != "-"
+                                                                          for a in g.lex.adjectives)]
     cls = g.pick(classes, used=False)
     adjective = g.adjective_for(cls, comparative=True)
-    nouns = tuple(n.id for n in g.nouns((cls,)) if fits(adjective, n)) or (cls,)     # not "longer than the goat"
+    # not "longer than the goat" (fits), nor "These boots is …" (a pair)
+    nouns = tuple(n.id for n in g.nouns((cls,)) if fits(adjective, n) and n.en not in PAIRS) or (cls,)
     a = g.phrase(nouns, dets=("the", "poss", "this"), adjective=0, plural=False)
-    b = g.phrase(nouns, dets=("the", "poss"), adjective=0, plural=False)
-    while b.noun == a.noun and len(g.nouns(nouns)) > 1:       # not "Max's sailboat is smaller than the sailboat."
+    if adjective.en in BY_KIND:     # "This bag is bigger than your bag.", not "The mouse is heavier than the cow."
+        b = g.phrase((a.noun.id,), dets=("poss",), adjective=0, plural=False)
+        while b.owner == a.owner:
+            b = g.phrase((a.noun.id,), dets=("poss",), adjective=0, plural=False)
+    else:
         b = g.phrase(nouns, dets=("the", "poss"), adjective=0, plural=False)
+        while b.noun == a.noun and len(g.nouns(nouns)) > 1:     # not "Max's sailboat is nicer than the sailboat."
+            b = g.phrase(nouns, dets=("the", "poss"), adjective=0, plural=False)
     en = [*a.en("S"), chunk(english.be("present", 3), "V"), chunk(english.comparative(adjective.en, adjective.en_comp), "A"),
           chunk("than", "THAN"), *b.en("O")]
     de = [*a.de("S", "nom"), chunk("ist", "V"), chunk(adjective.de_comp, "A"), chunk("als", "THAN"), *b.de("O", "nom")]

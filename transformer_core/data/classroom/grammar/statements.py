@@ -185,7 +185,7 @@ def be_adjective(tense: str, neg: bool, ask: bool = False):
                                               honorific=subject.honorific, others=subject.feels_outside(ask)).split(" ")
         ko_pred = [chunk(w, "NEG" if w.startswith(("않", "아니")) else "A") for w in ko_words]
         ko_subject = [] if ask and subject.is_you else subject.ko("은")
-        en_deg, ko_deg, de_deg = degree(g, neg)
+        en_deg, ko_deg, de_deg = degree(g, neg or adjective.ko_irr == "N")    # not 아주 초록색이다, 너무 새것이다
         en = ([*en_v, *subject.en(), *en_deg, chunk(adjective.en, "A")] if ask else
               [*subject.en(), *en_v, *en_deg, chunk(adjective.en, "A")])
         nicht = [chunk("nicht", "NEG")] if neg else []

@@ -6,7 +6,7 @@ from .. import english, german, korean
 from ..phrases import NounPhrase, PRONOUNS, Pronoun, Subject
 from ..sentence import Example, chunk
 from .clause import ko_clause, obj_de, obj_en
-from .gen import EVERY_FEW_MINUTES, Gen
+from .gen import EVERY_FEW_MINUTES, Gen, PAIRS
 from .statements import active_clause, degree, lemmas_of
 from .verbs import DeVerb, de_clause, de_verb, en_verb, ko_stem, ko_verb
 
@@ -286,7 +286,7 @@ def position(neg: bool, ask: bool = False):
                         owner=g.pick(list(PRONOUNS.values()) + list(g.lex.names), used=False))
         at = NounPhrase(landmark, g.pick(("the", "the", "the", "poss")),
                         owner=g.pick([p for p in PRONOUNS.values() if p.en not in ("they",)], used=False))
-        np = NounPhrase(np.noun, np.det, np.plural, np.owner if np.det == "poss" else None)
+        np = NounPhrase(np.noun, np.det, np.plural or np.noun.en in PAIRS, np.owner if np.det == "poss" else None)
         at = NounPhrase(at.noun, at.det, False, at.owner if at.det == "poss" else None)
         be = english.be("present", np.en_person)
         en_v = [chunk(be, "V")]
