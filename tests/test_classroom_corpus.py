@@ -1411,12 +1411,13 @@ def test_every_word_the_rules_name_is_in_the_lexicon():
                   gen.LASTING, gen.DENIABLE, gen.BEDTIME_VERBS, gen.ANIMAL_VERBS, gen.SKILLS, set(gen.NOT_MEALTIME),
                   set(gen.WHERE), gen.EVERYONE_DOES, set(gen.SOME_ANIMALS)):
         assert words <= {v.en for v in lex.verbs}, words - {v.en for v in lex.verbs}
-    for words in (gen.ONE_EACH, gen.SOMEONES, gen.ABSTRACT, gen.LONG_ANIMALS, gen.KIN, gen.SIZELESS, gen.PAIRS,
-                  set(gen.BIRDS)):
+    for words in (gen.ONE_EACH, gen.SOMEONES, gen.FAMILY, gen.ABSTRACT, gen.LONG_ANIMALS, gen.KIN, gen.SIZELESS,
+                  gen.PAIRS, set(gen.BIRDS), *gen.ABLE.values()):
         assert words <= {n.en for n in lex.nouns}, words - {n.en for n in lex.nouns}
-    for words in (gen.PHYSICAL, set(gen.NOT_SAID), statements.GOOD, statements.BAD, gen.AGE_AND_SIZE):
+    for words in (gen.PHYSICAL, set(gen.NOT_SAID), statements.GOOD, statements.BAD, gen.AGE_AND_SIZE, gen.BY_KIND):
         assert words <= said, words - said
     causes = said | {v.en for v in lex.verbs if v.frame == "weather"}
+    assert set(gen.ABLE) <= {v.en for v in lex.verbs if v.frame == "intr"} and set(gen.OUT_OF_SEASON) <= causes
     verbs, nouns = {v.en for v in lex.verbs if v.frame == "tr"}, {n.id for n in lex.nouns}
     for table in (linked.MOTIVES, linked.FELT_AFTER, linked.WEATHER_MOTIVES):
         assert set(table) <= causes
@@ -1568,6 +1569,26 @@ def test_going_somewhere_today_is_a_plan_in_korean():
     assert today and now
     under_way = re.compile("고 (있|계)")        # 가고 있다, 가고 계세요
     assert not any(under_way.search(ko) for ko in today) and all(under_way.search(ko) for ko in now)
+    to_bed = _said("q.intr.progressive", {"verb:go to bed", "verb:run"}, 600)
+    tonight = [ko for en, ko, _ in to_bed if "going to bed today" in en]
+    assert tonight and not any(under_way.search(ko) for ko in tonight), tonight     # 오늘 자러 가요?
+
+
+def test_no_one_asks_where_they_live():
+    """"Did I live in London?" (저는 런던에 살았어요?) is not asked; "Did you live in London?" is."""
+    asked = _said("q.dwell.past", {"verb:live"}, 400) | _said("q.dwell.present", {"verb:live"}, 400)
+    assert any(en.startswith("Did you ") for en, _, _ in asked)
+    assert not any(en.startswith(("Did I ", "Do I ")) for en, _, _ in asked)
+
+
+def test_ones_family_is_not_this_brother():
+    """"I helped this brother." points at a stranger's kin: one's family is someone's ("my brother"); "this
+    teacher" may be said."""
+    lex = lexicon.load()
+    g = Gen(random.Random(3), lex)
+    said = [g.phrase(("noun:brother", "noun:mother", "noun:teacher"), dets=("this", "poss")) for _ in range(400)]
+    assert not any(np.det == "this" and np.noun.en in ("brother", "mother") for np in said)
+    assert any(np.det == "this" and np.noun.en == "teacher" for np in said)
 
 
 def test_shoes_and_gloves_come_in_pairs():
@@ -1607,6 +1628,39 @@ def test_a_new_thing_is_saeggeot_and_sae():
     assert not any(re.search(r"(아주|너무|정말|조금) (새것|초록색)", ko) for _, ko, _ in said)
 
 
+def test_the_weather_is_in_season():
+    """The class lives in Korea or Germany: no snow in summer, no heat in winter ("It snows in July.", "It is hot
+    and cloudy in December."), alone or with a second adjective; a reaction is not timed to the minute ("At six
+    o'clock, she will whisper.")."""
+    months = {t.en for t in lexicon.load().times if t.en.startswith("in ")}
+    said = (_said("weather_verb.present.pos", {"verb:snow", "verb:rain"}, 400) | _said("weather.present", {"adj:hot", "adj:cold"}, 400)
+            | _said("be_adj2.and", {"adj:hot", "adj:cold", "adj:cloudy", "adj:windy", "noun:bag", "adj:big", "adj:red"}, 800))
+    timed = [en for en, _, _ in said if en.startswith("It ") and any(en.endswith(f" {t}.") for t in months)]
+    out = re.compile(r"\bsnows\b.*\b(summer|June|July|August)\.|\bhot\b.*\b(winter|December|January|February)\.|"
+                     r"\bcold\b.*\b(summer|June|July|August)\.")
+    assert len(timed) > 50 and not any(out.search(en) for en in timed), [en for en in timed if out.search(en)]
+    assert any(re.search(r"\bsnows in (winter|January)\.", en) for en in timed)
+    assert any(re.search(r"\bhot\b.* in (summer|July|August)\.", en) for en in timed)
+    said = _said("tf.intr.future.pos", {"verb:whisper", "verb:smile", "verb:run", "verb:swim"}, 600)
+    whispered = [(en, ko, de) for en, ko, de in said if re.search(r"\b(whisper|smile)\.", en)]
+    assert whispered and not any(re.match(r"At (six|seven|eight|nine|ten|half past|noon|midnight)", en)
+                                 for en, _, _ in whispered), whispered
+
+
+def test_an_animal_can_what_it_can():
+    """"The hippos can't run.", "Hyunwoo's ant can sleep.", "The bees can swim every winter." are not said: an animal
+    can fly if it flies, or what ABLE gives it (the frog jumps), with no when; what it cannot do is fly."""
+    words = {"noun:bee", "noun:ant", "noun:hippo", "noun:frog", "verb:run", "verb:swim", "verb:jump", "verb:fly",
+             "verb:sleep", "verb:eat", "noun:bread", "verb:go"}
+    said = {frame: [en for en, _, _ in _said(frame, words, seeds) if re.search(r"\b(bees?|ants?|hippos?|frogs?)\b", en)]
+            for frame, seeds in (("can.pos", 600), ("can.neg", 3000), ("q.can", 600))}     # few subjects are animals
+    assert all(said.values()), said
+    able = re.compile(r"^(Can )?[\w' ]*\b(bees? (can )?fly|hippos? (can )?swim|frogs? (can )?(swim|jump))\??\.?$")
+    assert all(able.match(en) for en in said["can.pos"] + said["q.can"]), said
+    assert all(re.search(r"\b(hippos?|frogs?|ants?) can(no|')t fly\.$", en) for en in said["can.neg"]), said["can.neg"]
+    assert not any(re.search(r"\bants?\b", en) for en in said["can.pos"] + said["q.can"])
+
+
 def test_what_the_world_orders_is_compared_within_one_kind():
     """A cow is heavier than a mouse whoever owns it: a size, weight, speed, price or taste compares two of one kind,
     told apart by whose ("This cow is heavier than Mia's cow.", not "The mouse is heavier than the cow."); a
@@ -1621,6 +1675,14 @@ def test_what_the_world_orders_is_compared_within_one_kind():
     assert not any(en.split()[0] == en.split()[-2] for en in ordered if not en.startswith(("This ", "The "))), ordered
     tastes = [en for en, _, _ in said if "more beautiful" in en]
     assert any(len(set(re.findall(animals, en))) == 2 for en in tastes), tastes
+
+
+def test_many_do_not_share_one_raincoat():
+    """"It is raining, so the sons take a raincoat." gives several people one coat: they take raincoats."""
+    said = _said("so.rain.present", {"verb:wear", "verb:take", "verb:rain", "noun:raincoat", "noun:umbrella"}, 800)
+    many = [en for en, _, _ in said if re.search(r", so (?!I |you )[\w' ]+ (take|wear) ", en)]     # a plural verb
+    assert many and not any(re.search(r"\b(a|the) (raincoat|umbrella)\b", en) for en in many), many
+    assert any(re.search(r"\b(a|the) (raincoat|umbrella)\b", en) for en, _, _ in said)     # one person's
 
 
 def test_the_class_is_not_asked_to_share_one_raincoat():

@@ -111,8 +111,10 @@ def ko_clause(c: Clause, style: str, time_first: bool, k: str = "", connective: 
         text = korean.predicate(stem, endings, negative=c.neg, honorific=c.subject.honorific,
                                 cannot=cannot(c.verb.en, c.tense))
         verb = [chunk(w, k + ("NEG" if w.startswith(("않", "못")) else "V")) for w in text.split(" ")]
-    else:       # "Today, you are going to the temple." is a plan: 오늘 너는 절에 간다, not 가고 있다 (on the way)
-        planned = c.tense == "progressive" and c.place_to and c.time is not None and c.time.en == "today"
+    else:       # "Today, you are going to the temple." is a plan: 오늘 너는 절에 간다, not 가고 있다 (on the way); so is
+        # "Is Sujin going to bed today?" (오늘 자러 가요?)
+        going = c.place_to or c.verb.en == "go to bed"
+        planned = c.tense == "progressive" and going and c.time is not None and c.time.en == "today"
         verb = ko_verb(c.verb.ko, c.verb.ko_irr, "present" if planned else c.tense, c.neg, style, k,
                        honorific=c.subject.honorific, cannot=cannot(c.verb.en, c.tense))
     adverb = [chunk(c.adverb[1], k + "ADV")] if c.adverb else []

@@ -54,7 +54,8 @@ NOT_NEGATED = ("once ", "twice ", "three times ", "for ten minutes", "for thirty
 ACHIEVEMENTS = {"find", "win", "finish", "catch"}
 ABILITIES = {"understand", "hear", "see"}
 INVOLUNTARY = {"grow up", "sneeze", "snore", "yawn", "fall", "fall asleep", "sweat", "cough"}   # not asked for: "Grow up."
-UNPLANNED = INVOLUNTARY | {"lose", "forget", "laugh", "cry", "spill", "miss"}    # not "at seven o'clock"
+# not "at seven o'clock" ("At six o'clock, she will whisper.")
+UNPLANNED = INVOLUNTARY | {"lose", "forget", "laugh", "cry", "spill", "miss", "smile", "whisper", "nod", "shout"}
 
 KO_DESCRIPTIVE = {"있다", "없다", "필요하다", "좋다", "싫다"}       # conjugated like adjectives: 있다, not 있는다
 
@@ -64,6 +65,13 @@ ANIMAL_VERBS = {"sleep", "run", "swim", "eat", "drink", "jump", "walk", "play", 
 BIRDS = ("bird", "owl", "parrot", "eagle", "duck", "goose", "swan", "pigeon")
 ANIMAL_ONLY = {"fly": tuple(f"noun:{n}" for n in (*BIRDS, "bee", "butterfly", "mosquito", "ladybug", "beetle"))}
 SOME_ANIMALS = {"sing": ("noun:bird",)}     # what people do and only some animals: a bird sings, a deer does not
+# What an animal can do that is worth saying, and which ("The frog can jump.", not "The ant can sleep.", "The bees can
+# swim."); what one cannot do is fly ("The hippos can't fly.", not "The hippos can't run.")
+ABLE = {"swim": {"dolphin", "whale", "shark", "goldfish", "seal", "penguin", "turtle", "crocodile", "duck", "goose",
+                 "swan", "hippo", "polar bear", "frog", "dog"},
+        "run": {"horse", "dog", "cat", "lion", "tiger", "deer", "wolf", "fox", "zebra", "rabbit", "puppy", "pony",
+                "camel", "giraffe", "kangaroo", "donkey"},
+        "jump": {"frog", "kangaroo", "rabbit", "cat", "monkey", "squirrel", "kitten", "goat", "deer", "dog"}}
 
 ROLES = {"student", "teacher", "doctor", "nurse", "cook", "farmer", "police officer", "pilot", "singer", "driver",
          "dentist", "firefighter", "artist", "writer", "scientist", "engineer", "baker", "vet", "soldier", "actor",
@@ -102,6 +110,8 @@ KIN = {"brother", "sister", "son", "daughter", "uncle", "aunt", "cousin", "frien
 SOMEONES = KIN | {"mother", "father", "mom", "dad", "parent", "grandmother", "grandfather", "grandma", "grandpa", "baby",
                   "child", "neighbor", "family", "teacher", "student", "classmate", "principal", "doctor", "dentist",
                   "vet", "coach", "guest", "hairdresser"}
+# One's family is someone's, not "this": "I helped my brother.", not "I helped this brother."
+FAMILY = (KIN | ONE_EACH | {"grandmother", "grandfather", "grandma", "grandpa", "parent"}) - {"friend", "pen pal"}
 SKILLS = {"learn", "teach", "practice"}       # an instrument they take is a skill: "learn piano", "Klavier lernen"
 
 BEDTIME = ("home", "furniture", "city", "country")
@@ -131,12 +141,24 @@ WHERE = {   # where one does it, as place kinds or single places; a verb not her
     "grow up": ("city", "country", "place:village", "place:countryside", "place:farm", "place:island"),
 }
 
+# The weather where the class lives, Korea or Germany: no snow in summer, no heat in winter ("It snows in July.",
+# "It was hot last winter.", "Will it be chilly in August?")
+SUMMERY = {"summer", "June", "July", "August"}
+WINTRY = {"winter", "December", "January", "February"}
+OUT_OF_SEASON = {"snow": SUMMERY | {"May", "September"}, "hot": WINTRY, "warm": WINTRY, "humid": WINTRY,
+                 "cold": SUMMERY, "chilly": SUMMERY, "cool": SUMMERY}
+
 PLEASE_HELP = {"help", "call", "visit", "wake", "understand", "invite", "wait for", "take care of", "meet"}
 
 
 def cannot(verb: str, tense: str) -> bool:
     """Whether Korean negates the verb with 못 (ACHIEVEMENTS, ABILITIES)."""
     return verb in ABILITIES or verb in ACHIEVEMENTS and tense in ("past", "future")
+
+
+def in_season(weather: str, time: str) -> bool:
+    """Whether the weather (a weather verb or adjective, in English) is said at the time: not "snow in July"."""
+    return not OUT_OF_SEASON.get(weather, set()) & set(time.split())
 
 
 def going(verb: Verb, place: Place) -> Verb:
@@ -202,7 +224,7 @@ class Gen:
                           and not (plural is False and n.en in PAIRS)])
         dets = [d for d in dets if (noun.countable or d in ("the", "bare", "poss"))
                 and not (d == "poss" and noun.cls == "person" and noun.en not in SOMEONES)
-                and not (d in ("a", "num") and noun.en in PAIRS)] or ["the"]
+                and not (d in ("a", "num") and noun.en in PAIRS) and not (d == "this" and noun.en in FAMILY)] or ["the"]
         det = "bare" if noun.cls in BARE else self.pick(dets)
         is_plural = noun.countable and (det in ("bare", "num") or noun.en in PAIRS or det in ("the", "poss", "this")
                                         and (plural if plural is not None else self.chance(0.3)))

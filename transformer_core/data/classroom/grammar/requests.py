@@ -7,7 +7,7 @@ from .. import english, german, korean
 from ..phrases import FIRST_PERSON, PRONOUNS, Subject
 from ..sentence import Example, chunk
 from .clause import Clause, ko_clause, obj_de, obj_en, obj_ko, with_de, with_en
-from .gen import DE_ME, Gen, INVOLUNTARY, KO_DESCRIPTIVE, PLEASE_HELP, STATIVE, going
+from .gen import ABLE, ANIMAL_ONLY, DE_ME, Gen, INVOLUNTARY, KO_DESCRIPTIVE, PLEASE_HELP, STATIVE, going
 from .statements import active_clause, lemmas_of
 from .verbs import DeVerb, de_clause, ko_stem
 
@@ -103,6 +103,21 @@ def imperative(kind: str, act: tuple | None = None):
     return build
 
 
+def animal_can(g: Gen, c: Clause) -> None:
+    """What an animal can do: fly, if it does ("The eagle can fly."), or what ABLE says ("The frog can jump.", not
+    "The bees can swim.", "The snail can run."); what it cannot do is fly, said of one that does not ("The hippos
+    can't fly."). Where, when and with whom go, as they were the other verb's ("The parrot can swim after class.")."""
+    flies, able = ANIMAL_ONLY["fly"], set().union(*ABLE.values())
+    noun = c.subject.phrase.noun
+    if noun.id in flies if c.neg else noun.id not in flies and noun.en not in able:
+        said_of = [n.id for n in g.nouns(("animal",)) if (n.id not in flies if c.neg else n.id in flies or n.en in able)]
+        c.subject = Subject(phrase=g.phrase(said_of, dets=("the", "poss"), adjective=0.15))
+        noun = c.subject.phrase.noun
+    said = ("fly",) if c.neg or noun.id in flies else [verb for verb, animals in ABLE.items() if noun.en in animals]
+    c.verb = g.pick([v for v in g.verbs("intr", animal=True) if v.en in said])
+    c.place, c.place_to, c.time, c.companion = None, False, None, None
+
+
 def modal(kind: str, neg: bool, ask: bool = False):
     """kind 'can': 'I can read a book.' -> '나는 책을 읽을 수 있다.' -> 'Ich kann ein Buch lesen.';
     kind 'want': 'I want to eat an apple.' -> '나는 사과를 먹고 싶다.' -> 'Ich will einen Apfel essen.'"""
@@ -112,6 +127,8 @@ def modal(kind: str, neg: bool, ask: bool = False):
             c.subject = Subject(pronoun=PRONOUNS["you"])     # "Do we want to …?" is a suggestion: 우리 … 갈래요?
         if ask and c.verb.ko in korean.TOWARD and c.subject.pronoun in FIRST_PERSON:
             c.verb = replace(c.verb, ko=korean.TOWARD[c.verb.ko])     # asked of one who is there: 가도 돼요?
+        if kind == "can" and c.subject.phrase and c.subject.phrase.noun.cls == "animal":
+            animal_can(g, c)
         person = c.subject.en_person
         if kind == "can":
             word = "can't" if neg and g.chance(0.5) else "cannot" if neg else "can"

@@ -9,7 +9,7 @@ from ..phrases import FIRST_PERSON, NounPhrase, PRONOUNS, Subject
 from ..sentence import Example, chunk
 from .clause import Clause, de_main, en_clause, ko_clause
 from .gen import (ANIMAL_ONLY, BEDTIME_VERBS, DENIABLE, EVERYONE_DOES, Gen, INVOLUNTARY, LASTING, MONTHS, OF_THE_DAY,
-                  ROLES, SOME_ANIMALS, STATIVE, fits, going)
+                  ROLES, SOME_ANIMALS, STATIVE, fits, going, in_season)
 
 COMPANION_P = 0.12      # how often a clause says who with: "I play soccer with my father."
 ADVERB_P = 0.15        # how often a statement or question in the present says how often: "We usually eat at seven."
@@ -114,13 +114,14 @@ def statement(frame: str, tense: str, neg: bool, time_first: bool = False):
 
 def question(frame: str, tense: str):
     """A yes/no question; one does not ask whether oneself does a plain act now or as a habit ("Do we sleep?",
-    "Am I dancing?"), nor whether one is doing something now ("Am I going to the library?"), nor whether one does
+    "Am I dancing?"), nor whether one is doing something now ("Am I going to the library?"), nor where one lives or
+    lived ("Did I live in London?"), nor whether one does
     what everyone does without saying when ("Do you sleep?" but "Do you sleep in the afternoon?")."""
     def build(g: Gen) -> Example:
         c = make_clause(g, frame, tense, False, 0.3, adverb_p=ADVERB_P)
         me = c.subject.pronoun
         if (frame in ("intr", "intr_place") and tense in ("present", "progressive") and me in FIRST_PERSON
-                or tense == "progressive" and me is PRONOUNS["I"]):
+                or tense == "progressive" and me is PRONOUNS["I"] or frame == "dwell" and me is PRONOUNS["I"]):
             c.subject = g.subject(me_ok=False)
         if (frame == "intr" and tense == "present" and c.verb.en in EVERYONE_DOES
                 and not (c.time and c.time.en.startswith(OF_THE_DAY))):     # "Does she sleep on Friday?"
@@ -241,11 +242,10 @@ def two_adjectives(word: str):
         firsts = said_of(g, "weather")
         if firsts and g.chance(0.3):
             cls = "weather"
-            time = g.pick([t for t in g.lex.times if t.en in SEASONS or t.en in ("today", "in the morning")
-                           or (t.en.startswith("in ") and t.en[3:] in MONTHS)])
+            times = [t for t in g.lex.times if t.en in SEASONS or t.en in ("today", "in the morning")
+                     or (t.en.startswith("in ") and t.en[3:] in MONTHS)]
+            time = g.pick(times, used=False)
             en_s, de_s = [chunk("it", "S")], [chunk("es", "S")]
-            ko_s = [chunk(korean.time_topic(time.ko), "T")]
-            lemmas = {time.id}
         else:
             firsts_of = {c: said_of(g, c) for c in {n.cls for n in g.lex.nouns} - {"person"}}
             cls = g.pick(sorted(c for c, said in firsts_of.items() if said), used=False)
@@ -254,6 +254,10 @@ def two_adjectives(word: str):
             en_s, de_s, ko_s, lemmas, time = np.en("S"), np.de("S", "nom"), np.ko("S", "은"), np.lemmas(), None
         first = g.pick(firsts)
         second = g.pick([b for b in g.lex.adjectives if cls in b.applies and joinable(word, first, b)])
+        if time and not (in_season(first.en, time.en) and in_season(second.en, time.en)):     # not "hot in winter"
+            time = g.pick([t for t in times if in_season(first.en, t.en) and in_season(second.en, t.en)], used=False)
+        if time:
+            ko_s, lemmas = [chunk(korean.time_topic(time.ko), "T")], {time.id}
         plural = time is None and np.plural
         en_tail = [chunk(time.en, "T")] if time else []
         de_mid = [chunk(time.de, "T")] if time else []

@@ -6,7 +6,7 @@ from .. import english, german, korean
 from ..phrases import NounPhrase, PRONOUNS, Pronoun, Subject
 from ..sentence import Example, chunk
 from .clause import ko_clause, obj_de, obj_en
-from .gen import EVERY_FEW_MINUTES, Gen, PAIRS
+from .gen import EVERY_FEW_MINUTES, Gen, PAIRS, in_season
 from .statements import active_clause, degree, lemmas_of
 from .verbs import DeVerb, de_clause, de_verb, en_verb, ko_stem, ko_verb
 
@@ -18,7 +18,8 @@ def weather(tense: str, ask: bool = False):
         time = g.pick([t for t in g.lex.times if tense in t.tenses and not t.ko.endswith("에")
                        and not t.en.startswith(("once", "twice", "three times"))      # not "It is cold twice a week."
                        and not t.en.endswith("minutes") and not (ask and t.en.startswith("for "))  # not "Is it cold for two hours?"
-                       and t.en not in ("every week", "every month", "every year")])      # nor "sunny every month"
+                       and t.en not in ("every week", "every month", "every year")      # nor "sunny every month"
+                       and in_season(adjective.en, t.en)])
         be = "was" if tense == "past" else "is"
         de_be = "war" if tense == "past" else "ist"
         if tense == "future":
@@ -390,7 +391,8 @@ def weather_verb(tense: str, neg: bool = False, ask: bool = False):
         verb = g.pick(g.verbs("weather"))
         times = [t for t in g.lex.times if tense in t.tenses and not any(w in t.en for w in ("week", "month", "year"))
                  and t.en not in EVERY_FEW_MINUTES           # a present is a habit ("It rains in July."), never a
-                 and (tense != "present" or t.en.startswith(("every ", "in ", "at night", "sometimes")))]  # forecast
+                 and (tense != "present" or t.en.startswith(("every ", "in ", "at night", "sometimes")))  # forecast
+                 and in_season(verb.en, t.en)]
         time = g.pick(times) if tense != "progressive" or g.chance(0.5) else None
         before, after = en_verb(verb.en, tense, 3, neg, ask, g.chance(0.5))
         rain = lambda c: (c[0], c[1] | {"RAIN"})        # noqa: E731  the word that says rain or snow
