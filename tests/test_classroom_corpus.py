@@ -1330,6 +1330,11 @@ def test_nobody_sings_at_the_crosswalk_nor_sleeps_before_bed():
     assert not [en for en, _, _ in said if re.search(r"\b(runs?|sings?) (on|in|at) (the )?(sofa|desk|bed)\b", en)]
     assert any(re.search(r"\bsleeps? on the sofa\b", en) for en, _, _ in said)
     assert not [en for en, _, _ in said if " sleep" in en and re.search(r"before bed|\bweek\b", en)]
+    rooms = _said("intr_place.present.pos", {"verb:sleep", "verb:exercise", "verb:run"}, 1500)
+    assert not [en for en, _, _ in rooms if re.search(r"\bsleeps? in the (bathroom|kitchen|garage|basement)\b", en)]
+    assert not [en for en, _, _ in rooms if re.search(r"\bexercises? in the (computer room|lab|bathroom|library)\b", en)]
+    assert any(re.search(r"\bsleeps? in the (bedroom|living room)\b", en) for en, _, _ in rooms)
+    assert any(re.search(r"\bexercises? (in|at) the (gym|park)\b", en) for en, _, _ in rooms)
 
 
 def test_what_is_not_planned_has_no_clock_time_and_a_deer_does_not_weep():

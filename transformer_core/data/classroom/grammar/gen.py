@@ -114,7 +114,8 @@ SOMEONES = KIN | {"mother", "father", "mom", "dad", "parent", "grandmother", "gr
 FAMILY = (KIN | ONE_EACH | {"grandmother", "grandfather", "grandma", "grandpa", "parent"}) - {"friend", "pen pal"}
 SKILLS = {"learn", "teach", "practice"}       # an instrument they take is a skill: "learn piano", "Klavier lernen"
 
-BEDTIME = ("home", "furniture", "city", "country")
+BEDTIME = ("furniture", "city", "country", "place:home", "place:house", "place:apartment", "place:room", "place:bedroom",
+           "place:living room", "place:hotel", "place:campsite")      # not in the bathroom, the kitchen or the garage
 BEDTIME_VERBS = {"sleep", "fall asleep", "snore", "dream", "go to bed"}     # done where, not with whom
 OUTDOORS = ("town", "home", "room", "nature", "city")
 WILD = ("place:mountain", "place:hill", "place:forest", "place:valley", "place:island", "place:countryside",
@@ -126,6 +127,8 @@ WATER = ("place:swimming pool", "place:beach", "place:lake", "place:river", "pla
 ODD_PLACES = {"place:elevator", "place:crosswalk", "place:roof", "place:toilet", "place:restroom", "place:bridge",
               "place:gas station", "place:parking lot", "place:attic", "place:basement", "place:hallway", "place:table"}
 WHERE = {   # where one does it, as place kinds or single places; a verb not here is done anywhere else
+    "exercise": ("place:gym", "place:park", "place:playground", "place:schoolyard", "place:stadium", "place:home",
+                 "place:yard", "place:garden", "place:swimming pool"),     # not in the computer room
     "sit": ("room", "home", "place:sofa", "place:bed", "place:park", "place:garden", "place:beach", "place:library"),
     **dict.fromkeys(BEDTIME_VERBS, BEDTIME),
     "swim": WATER, "surf": ("place:beach", "place:sea"),
