@@ -8,7 +8,7 @@ from .. import english, german, korean
 from ..phrases import FIRST_PERSON, NounPhrase, PRONOUNS, Pronoun, Subject
 from ..sentence import Example, chunk
 from .clause import Clause, de_main, en_clause, ko_clause
-from .requests import CARRIED, imperative
+from .requests import imperative, ones_own
 from .verbs import de_clause, de_verb, en_verb, ko_stem
 from .gen import BARE, BY_KIND, Gen, PAIRS, fits
 from .statements import make_clause, lemmas_of
@@ -360,7 +360,7 @@ def consequence(cause: str, tense: str):
     def build(g: Gen) -> Example:
         subject = Subject(pronoun=g.pick(list(PRONOUNS.values()))) if cause == "person" else g.subject()
         said, verb, obj = acted(g, subject.pronoun, *causes(g, cause))    # the same subject in both clauses
-        if subject.de_person >= 3 and obj.det in ("a", "the") and (obj.noun.cls == "clothing" or obj.noun.en in CARRIED):
+        if subject.de_person >= 3 and obj.det in ("a", "the") and ones_own(obj.noun):
             obj = NounPhrase(obj.noun, "bare", plural=True)    # each their own: "so the sons take raincoats", not "a raincoat"
         c = Clause(subject, verb, tense, obj=obj)
         en_first, de_first, ko_first = _cause(g, cause, said, tense, "어서", c.subject.pronoun)

@@ -17,6 +17,11 @@ YOUR = {"du": "dein", "ihr": "euer", "Sie": "Ihr"}
 CARRIED = {"umbrella", "bag", "backpack"}      # one's own, as clothes are: one of them is asked of one person
 
 
+def ones_own(noun) -> bool:
+    """Whether each person has their own: clothes and CARRIED things (several people take raincoats, not one)."""
+    return noun.cls == "clothing" or noun.en in CARRIED
+
+
 def addressee(g: Gen) -> str:
     return g.rng.choices(list(ADDRESSEES), list(ADDRESSEES.values()))[0]
 
@@ -53,7 +58,7 @@ def imperative(kind: str, act: tuple | None = None):
             c.obj = (g.phrase(tuple(n.id for n in act[1]), dets, adjective=0) if act
                      else g.object(verb, dets, adjective=0.2))
             c.verb = verb = g.verb_for(verb, c.obj)
-            if address == "ihr" and not c.obj.plural and (c.obj.noun.cls == "clothing" or c.obj.noun.en in CARRIED):
+            if address == "ihr" and not c.obj.plural and ones_own(c.obj.noun):
                 address = g.rng.choice(("du", "Sie"))       # the class does not share one raincoat: "Tragt …"
             if c.obj.owner is PRONOUNS["you"]:     # Korean drops 너의 before a polite -세요
                 c.obj = replace(c.obj, owner=replace(PRONOUNS["you"], de_poss=YOUR[address], ko_poss=""))
@@ -108,9 +113,13 @@ def animal_can(g: Gen, c: Clause) -> None:
     "The bees can swim.", "The snail can run."); what it cannot do is fly, said of one that does not ("The hippos
     can't fly."). Where, when and with whom go, as they were the other verb's ("The parrot can swim after class.")."""
     flies, able = ANIMAL_ONLY["fly"], set().union(*ABLE.values())
+
+    def worth_saying(noun) -> bool:
+        return noun.id not in flies if c.neg else noun.id in flies or noun.en in able
+
     noun = c.subject.phrase.noun
-    if noun.id in flies if c.neg else noun.id not in flies and noun.en not in able:
-        said_of = [n.id for n in g.nouns(("animal",)) if (n.id not in flies if c.neg else n.id in flies or n.en in able)]
+    if not worth_saying(noun):
+        said_of = [n.id for n in g.nouns(("animal",)) if worth_saying(n)]
         c.subject = Subject(phrase=g.phrase(said_of, dets=("the", "poss"), adjective=0.15))
         noun = c.subject.phrase.noun
     said = ("fly",) if c.neg or noun.id in flies else [verb for verb, animals in ABLE.items() if noun.en in animals]

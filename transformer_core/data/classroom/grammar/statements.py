@@ -115,13 +115,13 @@ def statement(frame: str, tense: str, neg: bool, time_first: bool = False):
 def question(frame: str, tense: str):
     """A yes/no question; one does not ask whether oneself does a plain act now or as a habit ("Do we sleep?",
     "Am I dancing?"), nor whether one is doing something now ("Am I going to the library?"), nor where one lives or
-    lived ("Did I live in London?"), nor whether one does
-    what everyone does without saying when ("Do you sleep?" but "Do you sleep in the afternoon?")."""
+    lived ("Did I live in London?"), nor whether one does what everyone does without saying when ("Do you sleep?"
+    but "Do you sleep in the afternoon?")."""
     def build(g: Gen) -> Example:
         c = make_clause(g, frame, tense, False, 0.3, adverb_p=ADVERB_P)
         me = c.subject.pronoun
         if (frame in ("intr", "intr_place") and tense in ("present", "progressive") and me in FIRST_PERSON
-                or tense == "progressive" and me is PRONOUNS["I"] or frame == "dwell" and me is PRONOUNS["I"]):
+                or (tense == "progressive" or frame == "dwell") and me is PRONOUNS["I"]):
             c.subject = g.subject(me_ok=False)
         if (frame == "intr" and tense == "present" and c.verb.en in EVERYONE_DOES
                 and not (c.time and c.time.en.startswith(OF_THE_DAY))):     # "Does she sleep on Friday?"
