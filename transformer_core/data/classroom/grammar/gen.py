@@ -56,6 +56,9 @@ ABILITIES = {"understand", "hear", "see"}
 INVOLUNTARY = {"grow up", "sneeze", "snore", "yawn", "fall", "fall asleep", "sweat", "cough"}   # not asked for: "Grow up."
 # not "at seven o'clock" ("At six o'clock, she will whisper.")
 UNPLANNED = INVOLUNTARY | {"lose", "forget", "laugh", "cry", "spill", "miss", "smile", "whisper", "nod", "shout"}
+# done in the moment, in answer to something: not foretold ("On Monday, he will smile.") nor proposed ("Let's smile
+# after lunch!")
+REACTIONS = {"laugh", "cry", "smile", "whisper", "nod", "shout"}
 
 KO_DESCRIPTIVE = {"있다", "없다", "필요하다", "좋다", "싫다"}       # conjugated like adjectives: 있다, not 있는다
 
@@ -298,7 +301,8 @@ class Gen:
              of_day: bool = False):
         """A time expression for the tense; how_long=False leaves out "for an hour" (a sentence's first words,
         and a motion: not "For an hour, I went to school."); every=False leaves out "every night", which a
-        negation after it makes "not every night" in English and German but 매일 밤 ... 않는다 in Korean.  Given
+        negation after it makes "not every night" in English and German but 매일 밤 ... 않는다 in Korean, and which
+        a negation reads oddly after in all three ("Every evening, I do not hike.": English says never).  Given
         the verb, a state or what is not planned has no moment ("I have a sister at six o'clock", "She will lose the
         tent at seven o'clock"), and only what is done again and again is done every ten minutes ("She coughs
         every ten minutes.", not "she flies to Australia"); a brief act is timed by the day, not by a year or a

@@ -9,7 +9,7 @@ from ..phrases import FIRST_PERSON, NounPhrase, PRONOUNS, Subject
 from ..sentence import Example, chunk
 from .clause import Clause, de_main, en_clause, ko_clause
 from .gen import (ANIMAL_ONLY, BEDTIME_VERBS, DENIABLE, EVERYONE_DOES, Gen, INVOLUNTARY, LASTING, MONTHS, OF_THE_DAY,
-                  ROLES, SOME_ANIMALS, STATIVE, fits, going, in_season)
+                  REACTIONS, ROLES, SOME_ANIMALS, STATIVE, fits, going, in_season)
 
 COMPANION_P = 0.12      # how often a clause says who with: "I play soccer with my father."
 ADVERB_P = 0.15        # how often a statement or question in the present says how often: "We usually eat at seven."
@@ -48,7 +48,8 @@ def make_clause(g: Gen, frame: str, tense: str, neg: bool, time_p: float = 0.4, 
              if not ((tense == "progressive" or frame == "tr_place") and v.en in STATIVE)
              and not (time_first and v.en in LASTING | {"have"})       # nor "Every night, I like apples."
              and (not neg or tense != "present" or v.en in DENIABLE)     # nor "… doesn't fold a worksheet."
-             and not (neg and tense == "present" and frame == "intr" and v.en in EVERYONE_DOES)]  # "She does not sleep."
+             and not (neg and tense == "present" and frame == "intr" and v.en in EVERYONE_DOES)  # "She does not sleep."
+             and not (tense == "future" and v.en in REACTIONS)]
     verb = g.pick(verbs)
     if verb.frame == "intr" and verb.en in ANIMAL_ONLY:
         subject = Subject(phrase=g.phrase(ANIMAL_ONLY[verb.en], dets=("the", "poss"), adjective=0.15))
@@ -72,7 +73,7 @@ def make_clause(g: Gen, frame: str, tense: str, neg: bool, time_p: float = 0.4, 
     place = g.place(verb) if frame in ("intr_place", "tr_place", "motion") else None
     if place:
         verb = going(verb, place)
-    time = g.time(tense, how_long=not time_first and frame != "motion", every=time_first or not neg,
+    time = g.time(tense, how_long=not time_first and frame != "motion", every=not neg,
                   verb=verb.en, neg=neg) if g.chance(time_p) else None
     if obj and verb.en == "have" and obj.noun.cls == "person":      # one's family is lasting
         time = None
