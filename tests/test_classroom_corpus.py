@@ -1818,3 +1818,41 @@ def test_a_negation_does_not_follow_every():
     assert not any(ko.startswith("매일") or de.startswith("Jeden ") for _, ko, de in denied)
     assert any(re.match(r"On (Sundays|weekends|Mondays)", en) for en, _, _ in denied)
     assert any(en.startswith("Every ") for en, _, _ in _said("tf.intr.present.pos", {"verb:hike", "verb:swim"}, 400))
+
+
+def test_one_lives_with_ones_own_family():
+    """Seventh review: "Max lives with their grandmother." (그들의 할머니, bei ihrer Großmutter), "Clara's little brother
+    will live with her little brother.": the family one lives with is the subject's own, said as English and German
+    say it (his, seiner) and left unsaid in Korean but for I and we (막스는 할머니와, 나는 우리 할머니와)."""
+    lex = lexicon.load()
+    gender = {n.en: n.gender for n in lex.names}
+    said = set()
+    for frame in ("dwell.present.pos", "dwell.future.pos", "dwell.past.pos"):
+        said |= {(ex.text("en"), ex.text("ko"), ex.text("de")) for ex in
+                 (grammar.build(frame, random.Random(f"home:{seed}"), lex) for seed in range(1500))}
+    together = [s for s in said if " with " in s[0]]
+    assert len(together) > 200
+    for en, ko, de in together:
+        subject, owner, mate = re.match(r"([\w' ]+?) (?:lives?|lived|will live) with (\w+) (?:little )?(\w+)", en).groups()
+        if subject in gender:
+            assert owner == {"m": "his", "f": "her"}[gender[subject]], en
+            assert re.search(r"\bbei (seine[mnr]|ihre[mnr]) ", de), de
+        assert owner in ("my", "our") or not re.search(r"(그|그녀|그들)의 \S+과|(그|그녀|그들)의 \S+와", ko), (en, ko)
+        assert not re.match(rf"(\w+'s |[Tt]he |[Mm]y |[Hh]is |[Hh]er |[Oo]ur |[Yy]our |[Tt]heir )(little )?{mate}\b", en), en
+    assert any(en.split()[0] in gender and en.endswith(" lives with his brother.") and re.match(r"\w+는 남동생과 함께 산다\.$", ko)
+               and de.endswith(" wohnt bei seinem Bruder.") for en, ko, de in said)
+    assert any(en.startswith("I live with my ") and " 우리 " in ko for en, ko, _ in together)
+
+
+def test_no_weather_for_an_hour_now_and_nothing_unplanned_is_wished():
+    """Seventh review: "It is chilly for an hour." (a length of time is said of the past or the future), "Do they want to
+    snore?", "You will sneeze at the store."."""
+    weather = _said("weather.present", {"adj:cold", "adj:hot"}, 600)
+    assert weather and not any(" for " in en for en, _, _ in weather)
+    assert any(" for " in en for en, _, _ in _said("weather.past", {"adj:cold", "adj:hot"}, 600))
+    words = {"verb:snore", "verb:sneeze", "verb:lose", "verb:run", "verb:dance", "verb:play", "noun:ball",
+             "noun:soccer", "verb:go"}
+    wished = _said("q.want", words, 400) | _said("want.pos", words, 400) | _said("can.pos", words, 400)
+    assert wished and not any(re.search(r"\b(snore|sneeze|lose)\b", en) for en, _, _ in wished)
+    foretold = _said("intr_place.future.pos", words, 400)
+    assert foretold and not any(re.search(r"\b(snore|sneeze)\b", en) for en, _, _ in foretold)

@@ -56,9 +56,9 @@ ABILITIES = {"understand", "hear", "see"}
 INVOLUNTARY = {"grow up", "sneeze", "snore", "yawn", "fall", "fall asleep", "sweat", "cough"}   # not asked for: "Grow up."
 # not "at seven o'clock" ("At six o'clock, she will whisper.")
 UNPLANNED = INVOLUNTARY | {"lose", "forget", "laugh", "cry", "spill", "miss", "smile", "whisper", "nod", "shout"}
-# done in the moment, in answer to something: not foretold ("On Monday, he will smile.") nor proposed ("Let's smile
-# after lunch!")
-REACTIONS = {"laugh", "cry", "smile", "whisper", "nod", "shout"}
+# done in the moment, in answer to something or as the body does it: not foretold ("On Monday, he will smile.", "You
+# will sneeze at the store.")
+REACTIONS = {"laugh", "cry", "smile", "whisper", "nod", "shout", "sneeze", "snore", "yawn", "sweat", "cough"}
 
 KO_DESCRIPTIVE = {"있다", "없다", "필요하다", "좋다", "싫다"}       # conjugated like adjectives: 있다, not 있는다
 

@@ -7,7 +7,7 @@ from .. import english, german, korean
 from ..phrases import FIRST_PERSON, PRONOUNS, Subject
 from ..sentence import Example, chunk
 from .clause import Clause, ko_clause, obj_de, obj_en, obj_ko, with_de, with_en
-from .gen import ABLE, ANIMAL_ONLY, DE_ME, Gen, INVOLUNTARY, KO_DESCRIPTIVE, PLEASE_HELP, STATIVE, UNPLANNED, going
+from .gen import ABLE, ANIMAL_ONLY, DE_ME, Gen, INVOLUNTARY, KO_DESCRIPTIVE, PLEASE_HELP, STATIVE, going
 from .statements import active_clause, lemmas_of
 from .verbs import DeVerb, de_clause, ko_stem
 
@@ -285,7 +285,7 @@ def lets(g: Gen) -> Example:
     """'Let's play soccer after lunch!' -> '점심 식사 후에 축구를 해요!' -> 'Lass uns nach dem Mittagessen Fußball
     spielen!': a proposal in 해요체, German "lass uns" and the infinitive last."""
     c = active_clause(g, ("tr", "tr", "intr", "motion"), False, 0.3)      # not "Let's have cars."
-    while c.verb.ko in korean.POSTURE or c.verb.en in UNPLANNED:   # "Let's stand!" is 서요!, read first as "Stop!"
+    while c.verb.ko in korean.POSTURE:       # "Let's stand!" is 서요!, read first as "Stop!"
         c = active_clause(g, ("tr", "tr", "intr", "motion"), False, 0.3)
     c.subject, c.companion = Subject(pronoun=PRONOUNS["we"]), None
     place = [chunk(c.place.en_to if c.place_to else c.place.en_at, "P")] if c.place else []

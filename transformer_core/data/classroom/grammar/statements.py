@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .. import english, german, korean
-from ..phrases import FIRST_PERSON, NounPhrase, PRONOUNS, Subject
+from ..phrases import FIRST_PERSON, NounPhrase, PRONOUNS, Pronoun, Subject
 from ..sentence import Example, chunk
 from .clause import Clause, de_main, en_clause, ko_clause
 from .gen import (ANIMAL_ONLY, BEDTIME_VERBS, DENIABLE, EVERYONE_DOES, Gen, INVOLUNTARY, LASTING, MONTHS, OF_THE_DAY,
-                  REACTIONS, ROLES, SOME_ANIMALS, STATIVE, fits, going, in_season)
+                  REACTIONS, ROLES, SOME_ANIMALS, STATIVE, UNPLANNED, fits, going, in_season)
 
 COMPANION_P = 0.12      # how often a clause says who with: "I play soccer with my father."
 ADVERB_P = 0.15        # how often a statement or question in the present says how often: "We usually eat at seven."
@@ -34,10 +34,30 @@ def dwell_time(g: Gen, tense: str, p: float):
     return g.pick(times) if times and g.chance(p) else None
 
 
-def housemate(g: Gen) -> NounPhrase:
-    """Whom one lives with: "my grandmother", "your parents", "his family"."""
-    noun = g.pick([n for n in g.nouns(("person",)) if n.en in HOUSEMATES])
-    return NounPhrase(noun, "poss", noun.en == "parent", g.pick(list(PRONOUNS.values())), little=g.little(noun))
+def own(subject: Subject) -> Pronoun | None:
+    """Whose one's own family is, said of the subject: I my, Max his, my grandmother my, his cousin his, the students
+    their; Korean leaves a third person's own unsaid (막스는 할머니와 함께 산다, 그의 사촌은 여동생과).  None where English
+    has no word for it: one person of no known gender ("The student lives with …"), and one of someone named ("Junho's
+    teachers live with his friend." reads as Junho's friend)."""
+    if subject.pronoun:
+        return subject.pronoun
+    if subject.name:
+        return replace(PRONOUNS["he" if subject.name.gender == "m" else "she"], ko_poss="")
+    owner = subject.phrase.owner
+    if isinstance(owner, Pronoun):
+        return owner if owner in FIRST_PERSON else replace(owner, ko_poss="")
+    return replace(PRONOUNS["they"], ko_poss="") if subject.phrase.plural and owner is None else None
+
+
+def housemate(g: Gen, subject: Subject) -> NounPhrase | None:
+    """Whom one lives with, of one's own family: "Max lives with his grandmother.", "My grandmother lives with my
+    family.", not "Max lives with their grandmother." nor "Clara's brother lives with her brother."."""
+    owner = own(subject)
+    if owner is None:
+        return None
+    noun = g.pick([n for n in g.nouns(("person",)) if n.en in HOUSEMATES
+                   and not (subject.phrase and n.ko == subject.phrase.noun.ko)])
+    return NounPhrase(noun, "poss", noun.en == "parent", owner, little=g.little(noun))
 
 def make_clause(g: Gen, frame: str, tense: str, neg: bool, time_p: float = 0.4, time_first: bool = False,
                 adverb_p: float = 0.0) -> Clause:
@@ -81,8 +101,8 @@ def make_clause(g: Gen, frame: str, tense: str, neg: bool, time_p: float = 0.4, 
     if frame == "dwell":
         place, time = dwelling(g), dwell_time(g, tense, time_p)
         if not neg and g.chance(DWELL_COMPANION_P):
-            companion = housemate(g)
-            if g.chance(0.5):
+            companion = housemate(g, subject)
+            if companion and g.chance(0.5):
                 place = None        # "My grandmother lives with my family."
     elif not neg and not animal and verb.en not in STATIVE | BEDTIME_VERBS | INVOLUNTARY and g.chance(COMPANION_P):
         companion = g.phrase(("person",), dets=("poss", "the"), adjective=0)
@@ -97,9 +117,10 @@ def make_clause(g: Gen, frame: str, tense: str, neg: bool, time_p: float = 0.4, 
 
 
 def active_clause(g: Gen, frames: tuple[str, ...], neg: bool, time_p: float) -> Clause:
-    """A present clause of one of the frames whose verb is an action, not a state ("have", "like")."""
+    """A present clause of one of the frames whose verb is an action one chooses: not a state ("have", "like") nor
+    what happens to one ("Do they want to snore?", "Let's smile after lunch!", "She likes losing the tent.")."""
     c = make_clause(g, g.pick(frames, used=False), "present", neg, time_p)
-    while c.verb.en in STATIVE:
+    while c.verb.en in STATIVE | UNPLANNED:
         c = make_clause(g, g.pick(frames, used=False), "present", neg, time_p)
     return c
 

@@ -17,7 +17,8 @@ def weather(tense: str, ask: bool = False):
         adjective = g.pick([a for a in g.lex.adjectives if "weather" in a.applies])
         time = g.pick([t for t in g.lex.times if tense in t.tenses and not t.ko.endswith("에")
                        and not t.en.startswith(("once", "twice", "three times"))      # not "It is cold twice a week."
-                       and not t.en.endswith("minutes") and not (ask and t.en.startswith("for "))  # not "Is it cold for two hours?"
+                       and not t.en.endswith("minutes")
+                       and not ((ask or tense == "present") and t.en.startswith("for "))  # "It is chilly for an hour."
                        and t.en not in ("every week", "every month", "every year")      # nor "sunny every month"
                        and in_season(adjective.en, t.en)])
         be = "was" if tense == "past" else "is"
