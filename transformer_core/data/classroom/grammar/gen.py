@@ -54,7 +54,7 @@ NOT_NEGATED = ("once ", "twice ", "three times ", "for ten minutes", "for thirty
 ACHIEVEMENTS = {"find", "win", "finish", "catch"}
 ABILITIES = {"understand", "hear", "see"}
 INVOLUNTARY = {"grow up", "sneeze", "snore", "yawn", "fall", "fall asleep", "sweat", "cough"}   # not asked for: "Grow up."
-# not "at seven o'clock" ("At six o'clock, she will whisper.")
+# not "at seven o'clock" ("At six o'clock, she whispered.")
 UNPLANNED = INVOLUNTARY | {"lose", "forget", "laugh", "cry", "spill", "miss", "smile", "whisper", "nod", "shout"}
 # done in the moment, in answer to something or as the body does it: not foretold ("On Monday, he will smile.", "You
 # will sneeze at the store.")

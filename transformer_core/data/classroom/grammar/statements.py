@@ -59,6 +59,7 @@ def housemate(g: Gen, subject: Subject) -> NounPhrase | None:
                    and not (subject.phrase and n.ko == subject.phrase.noun.ko)])
     return NounPhrase(noun, "poss", noun.en == "parent", owner, little=g.little(noun))
 
+
 def make_clause(g: Gen, frame: str, tense: str, neg: bool, time_p: float = 0.4, time_first: bool = False,
                 adverb_p: float = 0.0) -> Clause:
     animal = frame == "intr" and g.chance(0.3)
@@ -69,7 +70,7 @@ def make_clause(g: Gen, frame: str, tense: str, neg: bool, time_p: float = 0.4, 
              and not (time_first and v.en in LASTING | {"have"})       # nor "Every night, I like apples."
              and (not neg or tense != "present" or v.en in DENIABLE)     # nor "… doesn't fold a worksheet."
              and not (neg and tense == "present" and frame == "intr" and v.en in EVERYONE_DOES)  # "She does not sleep."
-             and not (tense == "future" and v.en in REACTIONS)]
+             and not (tense == "future" and v.en in REACTIONS)]     # nor "On Monday, he will smile."
     verb = g.pick(verbs)
     if verb.frame == "intr" and verb.en in ANIMAL_ONLY:
         subject = Subject(phrase=g.phrase(ANIMAL_ONLY[verb.en], dets=("the", "poss"), adjective=0.15))
