@@ -828,13 +828,19 @@ def test_someone_elses_feeling_is_a_korean_verb():
     assert said["I am sad because of the rain."] == "나는 비 때문에 슬프다."
 
 
-def test_what_a_teacher_tells_a_class():
+def _told(salt: str) -> dict[str, set[tuple[str, str]]]:
+    """English -> the (Korean, German) of what a teacher tells a class, over 400 seeds of both instruction frames."""
     lex = lexicon.load()
     said = {}
     for seed in range(400):
         for frame in ("instruction.plain", "instruction.please"):
-            ex = grammar.build(frame, random.Random(f"teach:{seed}"), lex)
+            ex = grammar.build(frame, random.Random(f"{salt}:{seed}"), lex)
             said.setdefault(ex.text("en"), set()).add((ex.text("ko"), ex.text("de")))
+    return said
+
+
+def test_what_a_teacher_tells_a_class():
+    said = _told("teach")
     assert said["Please sit in your seats."] == {("자리에 앉아 주세요.", "Setzt euch bitte auf euren Platz.")}
     assert said["Please sit in your seat."] == {("자리에 앉아 주세요.", "Setz dich bitte auf deinen Platz.")}
     assert ("잘 들으세요.", "Hör gut zu.") in said["Listen carefully."]
@@ -845,12 +851,7 @@ def test_what_a_teacher_tells_a_class():
 def test_a_teacher_speaks_to_a_pupil_or_the_class_never_to_sie():
     """Sixth review: "Arbeiten Sie bitte zu zweit." is how one speaks to adults; a teacher says du to a pupil and
     ihr to the class, and pair work is for the class ("Arbeitet bitte zu zweit.")."""
-    lex = lexicon.load()
-    said = {}
-    for seed in range(400):
-        for frame in ("instruction.plain", "instruction.please"):
-            ex = grammar.build(frame, random.Random(f"class:{seed}"), lex)
-            said.setdefault(ex.text("en"), set()).add(ex.text("de"))
+    said = {en: {de for _, de in told} for en, told in _told("class").items()}
     assert not [de for des in said.values() for de in des if " Sie " in de or " Ihr" in de]
     assert said["Please work in pairs."] == {"Arbeitet bitte zu zweit."}
     assert said["Work in pairs."] == {"Arbeitet zu zweit."}

@@ -53,12 +53,13 @@ NOT_NEGATED = ("once ", "twice ", "three times ", "for ten minutes", "for thirty
 # habit (끝내지 않는다); what one cannot help is 못 in every tense (이해하지 못한다, 듣지 못한다).
 ACHIEVEMENTS = {"find", "win", "finish", "catch"}
 ABILITIES = {"understand", "hear", "see"}
-INVOLUNTARY = {"grow up", "sneeze", "snore", "yawn", "fall", "fall asleep", "sweat", "cough"}   # not asked for: "Grow up."
-# not "at seven o'clock" ("At six o'clock, she whispered.")
-UNPLANNED = INVOLUNTARY | {"lose", "forget", "laugh", "cry", "spill", "miss", "smile", "whisper", "nod", "shout"}
+BODILY = {"sneeze", "snore", "yawn", "sweat", "cough"}
+INVOLUNTARY = BODILY | {"grow up", "fall", "fall asleep"}     # not asked for: "Grow up."
 # done in the moment, in answer to something or as the body does it: not foretold ("On Monday, he will smile.", "You
 # will sneeze at the store.")
-REACTIONS = {"laugh", "cry", "smile", "whisper", "nod", "shout", "sneeze", "snore", "yawn", "sweat", "cough"}
+REACTIONS = BODILY | {"laugh", "cry", "smile", "whisper", "nod", "shout"}
+# not "at seven o'clock" ("At six o'clock, she whispered.")
+UNPLANNED = INVOLUNTARY | REACTIONS | {"lose", "forget", "spill", "miss"}
 
 KO_DESCRIPTIVE = {"있다", "없다", "필요하다", "좋다", "싫다"}       # conjugated like adjectives: 있다, not 있는다
 
