@@ -1023,6 +1023,41 @@ def test_one_does_a_thing_where_it_is_done():
     assert not any(" bank" in en or " gas station" in en or " classroom" in en for en, _, _ in said)
 
 
+def test_one_does_a_thing_to_something_where_it_is_done():
+    """One studies at the library and bakes in the kitchen, not "Did I study biology on the mountain?" nor "He bakes
+    carrots at the train station."; a thing one borrows is borrowed in town, at home or at school, not in nature;
+    a stone one finds may lie on the beach."""
+    said = _said("tr_place.present.pos", {"verb:study", "verb:bake", "verb:borrow", "verb:find", "noun:math",
+                                          "noun:bread", "noun:fork", "noun:stone"}, 1500)
+    lex = lexicon.load()
+    wild = {p.en for p in lex.places if p.kind == "nature"}
+    nature = re.compile(r"\b(in|at|on|by) the (" + "|".join(sorted(wild, key=len, reverse=True)) + r")\b(?! hall)")
+    studied = [en for en, _, _ in said if re.search(r"\bstud(y|ies)\b", en)]
+    baked = [en for en, _, _ in said if " bake" in en]
+    borrowed = [en for en, _, _ in said if " borrow" in en]
+    found = [en for en, _, _ in said if " find" in en]
+    assert studied and baked and borrowed and found
+    assert not [en for en in studied + baked + borrowed if nature.search(en)]
+    assert not [en for en in baked if re.search(r"\b(train station|library|bank|museum|stadium)\b", en)]
+    assert any(re.search(r"\b(at the library|in the classroom)\b", en) for en in studied)
+    assert any(re.search(r"\b(in the kitchen|at the bakery)\b", en) for en in baked)
+    assert any(nature.search(en) for en in found)
+
+
+def test_one_collects_many_and_carries_a_chair_by_moving_it():
+    """A collection has many: "He collects stamps.", never "collect a coin"; a chair is carried across a room
+    (의자를 나르다, 날랐다), a bag in one's hand (가방을 들다), and German carries both (tragen)."""
+    collected = _said("tr.present.pos", {"verb:collect", "noun:coin", "noun:stamp"}, 400)
+    assert collected and not [en for en, _, _ in collected if re.search(r"\b(a|one|this|\w+'s?|my|your|his|her|our|"
+                                                                         r"their|the) (\w+ )?(coin|stamp)\b", en)]
+    assert any(re.search(r"\bcollects? (coins|stamps)\.", en) for en, _, _ in collected), collected
+    carried = _said("tr.past.pos", {"verb:carry", "noun:chair", "noun:bag"}, 400)
+    chairs = [(ko, de) for en, ko, de in carried if "chair" in en and "bag" not in en]
+    bags = [(ko, de) for en, ko, de in carried if "bag" in en and "chair" not in en]
+    assert chairs and all(re.search("날랐|나르셨", ko) and "getragen" in de for ko, de in chairs), chairs
+    assert bags and all(re.search("들었|드셨", ko) and "getragen" in de for ko, de in bags), bags
+
+
 def test_when_with_the_progressive_asks_for_a_plan():
     """'When is Emma going to school?' asks when she will go: 엠마는 언제 학교에 갈 거예요?, not 가고 있어요?"""
     said = _said("wh_when.progressive", {"verb:go", "verb:eat", "noun:bread", "verb:sleep"}, 300)
@@ -1500,17 +1535,38 @@ def test_what_one_does_not_do_is_a_habit_one_can_deny():
     assert any(" fold" in en for en, _, _ in _said("tr.past.neg", words, 600))
 
 
-def test_but_joins_a_contrast():
-    """'but' says that someone else does not do the same: 'I eat bread, but Minsu doesn't eat bread.' (먹지만 ...
-    먹지 않는다, aber ... kein Brot), never two unrelated clauses; a counted object loses its number."""
+def test_but_joins_a_contrast_said_short():
+    """'but' says that someone else does not do the same, as short as each language says it: 'I eat bread, but
+    Minsu doesn't.' (먹지만 … 먹지 않는다, aber Minsu nicht); or that one does it to another thing instead: 'I don't eat
+    bread, but I eat apples.' (빵은 먹지 않지만 사과는 먹는다, kein Brot, aber … Äpfel); never two unrelated clauses."""
     said = _said("but.present", {"verb:eat", "noun:bread", "noun:apple", "verb:sleep"}, 400)
-    assert said
-    for en, ko, de in said:
+    short = [(en, ko, de) for en, ko, de in said if re.search(r", but .* (doesn't|does not|don't|do not)\.$", en)]
+    instead = [(en, ko, de) for en, ko, de in said if re.search(r"^\w+ (doesn't|does not|don't|do not) eat ", en)]
+    assert short and instead and len(short) + len(instead) == len(said), set(said) - set(short) - set(instead)
+    for en, ko, de in short:
+        assert re.search(r"지만 (\S+ )+?(먹지|드시지) (않는다|않으신다)\.$", ko) and not re.search("지만 .*(빵|사과)", ko), ko
+        assert re.search(r", aber .* nicht\.$", de) and "isst" not in de.split(", aber ")[1], de
+    for en, ko, de in instead:
         first, second = en[:-1].split(", but ")
-        eaten = first.split(" eats " if " eats " in first else " eat ")[1].split(" with ")[0]
-        assert second.endswith(f"eat {eaten}") and re.search(r"(\bnot|n't)\b", second), en
-        assert "지만 " in ko and ko.endswith("않는다."), ko
-        assert ", aber " in de and not re.search(r"\b(zwei|drei|vier|fünf|zehn)\b", de), de
+        assert {re.split(r" eats? ", first)[1], re.split(r" eats? ", second)[1]} == {"bread", "apples"}, en
+        assert re.search(r"^\S+[은는] (빵은|사과는) 먹지 않지만 (빵은|사과는) 먹는다\.$", ko), ko
+        assert re.search(r" (kein|keine) .*, aber \w+ (isst|esst|essen|esse) ", de), de
+    learnt = _said("but.past", {"verb:learn", "noun:violin", "noun:flute"}, 300)
+    assert any("learned violin" in en for en, _, _ in learnt) and not any("violins" in en for en, _, _ in learnt)
+
+
+def test_korean_sets_apart_the_days_one_does_not_and_says_how_often_once():
+    """"She does not swim on Mondays." -> 그녀는 월요일에는 수영하지 않는다 (not 매주 월요일에 … 않는다); "He sometimes
+    swims on Tuesdays." -> 가끔 화요일에 (not 가끔 매주 화요일에, sometimes every Tuesday); "On Mondays, she swims." keeps
+    매주 월요일에."""
+    adverbs = "|".join(ko for _, ko, _ in statements.ADVERBS)
+    denied = _said("intr.present.neg", {"verb:swim", "verb:sing"}, 1500)
+    weekly = [ko for en, ko, _ in denied if re.search(r" on \w+days\b", en)]
+    assert weekly and all(re.search(r" (\S요일|평일)에는 ", ko) and "매주" not in ko for ko in weekly), weekly
+    done = _said("intr.present.pos", {"verb:swim", "verb:sing"}, 1500)
+    assert any(re.search(r"매주 \S요일에 ", ko) for _, ko, _ in done)
+    assert any(re.search(rf"({adverbs}) .*\S요일에 ", ko) for _, ko, _ in done)
+    assert not [ko for _, ko, _ in done if re.search(rf"({adverbs}) .*매주", ko) or "요일에는" in ko]
 
 
 def test_korean_mot_is_for_the_past_of_what_one_manages_and_counters_fit():

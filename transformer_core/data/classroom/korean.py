@@ -142,6 +142,8 @@ BY_OBJECT = {   # (verb, object) -> the verb Korean says with that object, and i
     **{("요리하다", n): ("준비하다", "") for n in ("breakfast", "lunch", "dinner")},             # 아침 식사를 준비하다
     **{("깎다", n): ("까다", "") for n in ("banana", "orange", "tangerine", "onion", "egg")},  # 바나나를 까다
     ("닦다", "hair"): ("빗다", ""),                                                             # 머리를 빗다
+    **{("들다", n): ("나르다", "르") for n in ("table", "chair", "desk", "sofa", "bench", "armchair", "bookshelf",
+                                           "trash can", "box", "suitcase")},   # 의자를 나르다, but 가방을 들다 (in hand)
 }
 
 
@@ -176,6 +178,17 @@ def time_topic(time: str) -> str:
     time (일주일 동안, 오랫동안) take no 은."""
     plain = time.startswith("매") or time.endswith(("마다", "동안"))
     return time if plain else with_particle(time, "은")
+
+
+def weekly(time: str, negated: bool, how_often: bool) -> str:
+    """매주 토요일에 says every Saturday. The days on which one does not do a thing are set apart with 는 instead
+    (우리는 토요일에는 학교에 가지 않는다), and where an adverb says how often, it says so alone (가끔 화요일에, not
+    가끔 매주 화요일에); so are weekdays (평일에는); other times stay."""
+    if time == "평일에":
+        return time + "는" if negated else time
+    if not (time.startswith("매주 ") and time.endswith("에") and " " not in time[3:]):
+        return time
+    return time[3:] + "는" if negated else time[3:] if how_often else time
 
 
 def has_final_consonant(word: str) -> bool:

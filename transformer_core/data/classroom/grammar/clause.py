@@ -96,7 +96,7 @@ def ko_clause(c: Clause, style: str, time_first: bool, k: str = "", connective: 
     place, object, predicate (SOV)."""
     drop_subject = style == "question" and c.subject.is_you
     subject = [] if drop_subject else c.subject.ko(particle, k + "S")
-    time = [chunk(c.time.ko, k + "T")] if c.time else []
+    time = [chunk(korean.weekly(c.time.ko, c.neg, c.adverb is not None), k + "T")] if c.time else []
     place = []
     if c.place:
         # 시골에 산다, 의자에 앉는다

@@ -14,7 +14,8 @@ from .expressions import free_time, good_luck, see_you, thanks
 from .health import hurts, illness
 from .instructions import instruction
 from .shopping import opening_hours, price, temperature, whose
-from .linked import because_of, comparative, consequence, feeling_because, opinion, reason, so_please, two_clauses
+from .linked import (because_of, but_clauses, comparative, consequence, feeling_because, opinion, reason, so_please,
+                     two_clauses)
 from .questions import how_many, wh_adverb, wh_what, wh_where, where_is
 from .requests import can_i_have, can_you_please, imperative, lets, modal
 from .statements import be_adjective, be_noun, question, statement, there_is, this_is, two_adjectives
@@ -77,9 +78,10 @@ def _frames() -> dict[str, Callable[[Gen], Example]]:
     for tense in ("present", "past", "future"):
         frames[f"weather.{tense}"] = weather(tense)
     frames["q.weather.present"] = weather("present", ask=True)
-    for word in ("and", "but"):
-        for tense in ("present", "past"):
-            frames[f"{word}.{tense}"] = two_clauses(word, tense)
+    for tense in ("present", "past"):
+        frames[f"and.{tense}"] = two_clauses(tense)
+    for tense in ("present", "past"):
+        frames[f"but.{tense}"] = but_clauses(tense)
     frames["because"] = reason("because")
     frames["feeling_because"] = feeling_because
     for tense in ("present", "past"):

@@ -130,7 +130,54 @@ WATER = ("place:swimming pool", "place:beach", "place:lake", "place:river", "pla
 # sofa.")
 ODD_PLACES = {"place:elevator", "place:crosswalk", "place:roof", "place:toilet", "place:restroom", "place:bridge",
               "place:gas station", "place:parking lot", "place:attic", "place:basement", "place:hallway", "place:table"}
+# Where one does a thing to something, for the verbs whose doing says where: one studies math at the library and
+# bakes bread in the kitchen; not "Did I study biology on the mountain?", "He bakes carrots at the train station."
+KITCHEN = ("place:kitchen", "place:home", "place:house", "place:apartment", "place:restaurant", "place:cafeteria",
+           "place:campsite")
+MEALS = (*KITCHEN, "place:living room", "place:school", "place:café", "place:park", "place:garden", "place:yard",
+         "place:beach", "place:hotel", "place:ice cream shop", "city", "country")
+DESK = ("place:home", "place:house", "place:room", "place:bedroom", "place:living room", "place:school",
+        "place:classroom", "place:library", "place:university", "place:café", "place:office", "place:computer room",
+        "city", "country")
+LESSONS = ("place:school", "place:classroom", "place:music room", "place:gym", "place:home", "place:university",
+           "place:elementary school", "city", "country")
+SHOPS = ("place:supermarket", "place:market", "place:shop", "place:store", "place:shopping mall", "place:bakery",
+         "place:bookstore", "place:flower shop", "place:toy store", "place:department store", "place:clothing store",
+         "place:stationery store", "place:pet shop", "place:ice cream shop", "city", "country")
+FIELDS = ("place:gym", "place:park", "place:playground", "place:schoolyard", "place:stadium", "place:yard",
+          "place:field", "place:beach", "place:school")
+GARDENS = ("place:garden", "place:yard", "place:farm", "place:field", "place:balcony", "place:countryside",
+           "place:village", "place:park", "place:school")
+HOUSE = ("place:home", "place:house", "place:apartment", "place:room", "place:bedroom", "place:living room",
+         "place:kitchen", "place:garage", "place:classroom", "place:school", "place:office")
+PETS = ("place:home", "place:house", "place:yard", "place:garden", "place:farm", "place:zoo", "place:park",
+        "place:pond", "place:pet shop", "place:aquarium")
+# What one does to something out in nature too ("I found a stone on the beach.", "We photographed birds in the
+# forest."); any other thing is done in town, at home or at school, not "Emma borrows a fork on the mountain."
+OUTDOOR_THINGS = {"see", "watch", "look at", "photograph", "draw", "describe", "hear", "listen to", "find", "lose",
+                  "look for", "pick up", "hold", "carry", "bring", "take", "collect", "meet",
+                  "help", "follow", "chase", "rescue", "protect", "greet", "wait for", "hug", "share", "enjoy"}
 WHERE = {   # where one does it, as place kinds or single places; a verb not here is done anywhere else
+    **dict.fromkeys(("eat", "drink", "taste"), MEALS),
+    **dict.fromkeys(("cook", "cut", "stir", "pour", "warm up", "freeze", "boil", "fry", "peel", "mix", "prepare"),
+                    KITCHEN),
+    "bake": (*KITCHEN, "place:bakery"), "wash": (*KITCHEN, "place:bathroom"),
+    "order": ("place:restaurant", "place:café", "place:cafeteria", "place:ice cream shop", "place:bakery",
+              "place:hotel", "city", "country"),
+    "buy": SHOPS, "sell": SHOPS,
+    **dict.fromkeys(("write", "study", "review", "correct", "check", "copy", "print", "translate"), DESK),
+    "read": (*DESK, "place:sofa", "place:bed", "place:park", "place:garden", "place:beach"),
+    "hand in": ("place:school", "place:classroom", "place:teachers' room", "place:office", "place:university"),
+    **dict.fromkeys(SKILLS, LESSONS), "play": FIELDS,
+    "grow": GARDENS, "plant": GARDENS, **dict.fromkeys(("feed", "bathe", "pet"), PETS),
+    **dict.fromkeys(("wipe", "paint", "build", "decorate", "tidy up", "lift", "measure", "clean", "fix", "iron", "fold",
+                     "sew", "dry", "pack", "wrap", "push", "pull"), HOUSE),
+    **dict.fromkeys(("kick", "throw"), (*FIELDS, "place:garden", "place:river", "place:lake")),
+    "catch": (*FIELDS, "place:garden", "place:river", "place:lake", "place:sea", "place:pond", "place:forest",
+              "place:farm"),
+    "ride": ("city", "country", "place:countryside", "place:village", "place:island", "place:park", "place:lake",
+             "place:river", "place:sea"),
+    "drive": ("city", "country", "place:countryside", "place:village", "place:island"),
     "exercise": ("place:gym", "place:park", "place:playground", "place:schoolyard", "place:stadium", "place:home",
                  "place:yard", "place:garden", "place:swimming pool"),     # not in the computer room
     "sit": ("room", "home", "place:sofa", "place:bed", "place:park", "place:garden", "place:beach", "place:library"),
@@ -251,12 +298,14 @@ class Gen:
         """The object of a transitive verb: a phrase of the classes it takes, except that an instrument one
         learns, teaches or practises is a skill, bare and singular ("He learns piano.", not "teach our cello"),
         and a person one has is kin, counted ("I have two sisters.", not "we have the father", "Anna has
-        fifteen pilots"); one does something to a few people at most (FEW_PEOPLE)."""
+        fifteen pilots"); one does something to a few people at most (FEW_PEOPLE); one collects many things."""
         np = self.phrase(verb.obj, dets=dets, adjective=adjective)
         if np.noun.cls == "instrument" and verb.en in SKILLS:
             return NounPhrase(np.noun, "bare")
         if verb.en in ("ride", "drive") and np.plural:      # one rides one bike: not "I drove cars.", "these cars"
             return replace(np, det="a" if np.det in ("num", "bare") else np.det, plural=False, number=None)
+        if verb.en == "collect" and not np.plural:    # a collection has many: "He collects stamps.", not "a coin"
+            return replace(np, det="bare" if np.det in ("a", "num") else np.det, plural=True, number=None)
         if np.noun.cls == "person" and np.det == "num" and np.number.n > FEW_PEOPLE:
             np = replace(np, number=self.pick([n for n in self.lex.numbers if 1 < n.n <= FEW_PEOPLE]))
         if np.noun.cls == "person" and verb.en == "have":
@@ -276,11 +325,12 @@ class Gen:
         return replace(verb, de=german.BY_OBJECT.get((verb.de, obj.noun.en), verb.de))
 
     def place(self, verb: Verb) -> Place:
-        """Where one does what the verb says: one swims in the lake, not at the bank (WHERE), and sings anywhere but
-        at the crosswalk (ODD_PLACES)."""
+        """Where one does what the verb says: one swims in the lake, not at the bank (WHERE), sings anywhere but
+        at the crosswalk (ODD_PLACES), and borrows a fork anywhere but out in nature (OUTDOOR_THINGS)."""
         where = WHERE.get(verb.en, ())
         fits = [p for p in self.lex.places if p.id in where or p.id not in ODD_PLACES and
-                (p.kind in where if where else p.kind != "furniture")]
+                (p.kind in where if where else p.kind != "furniture" and
+                 (p.kind != "nature" or verb.frame != "tr" or verb.en in OUTDOOR_THINGS))]
         return self.pick(fits or self.lex.places)
 
     def little(self, noun: Noun) -> bool:

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from .. import english, german, korean
 from ..phrases import FIRST_PERSON, NounPhrase, PRONOUNS, Pronoun, Subject
-from ..sentence import Example, chunk
+from ..sentence import Chunk, Example, chunk
 from .clause import Clause, de_main, en_clause, ko_clause
 from .requests import imperative, ones_own
 from .verbs import de_clause, de_verb, en_verb, ko_stem
@@ -43,42 +43,87 @@ def comparative(g: Gen) -> Example:
     return Example("", en, ko, de, lemmas=a.lemmas() | b.lemmas() | {adjective.id})
 
 
-def two_clauses(word: str, tense: str):
-    """'I eat bread and Minsu drinks milk.' -> '나는 빵을 먹고 민수는 우유를 마신다.' -> 'Ich esse Brot und Minsu trinkt Milch.'
-    word 'but' -> a contrast: someone else does not do the same (contrast)."""
+def two_clauses(tense: str):
+    """'I eat bread and Minsu drinks milk.' -> '나는 빵을 먹고 민수는 우유를 마신다.' -> 'Ich esse Brot und Minsu trinkt Milch.'"""
     def build(g: Gen) -> Example:
         first = make_clause(g, "tr", tense, False, 0.0)
-        second = contrast(g, first) if word == "but" else make_clause(g, "tr", tense, False, 0.0)
+        second = make_clause(g, "tr", tense, False, 0.0)
         while first.subject.pronoun is None and second.subject.pronoun in (PRONOUNS["he"], PRONOUNS["she"]):
             # "Jimin's mother studies history and she draws": Korean drops a subject that is the first's (and
             # keeps its honorific), so a he or she there reads as someone else: 그녀는 … 그린다
             second.subject = g.subject()
-        join_en, join_de = ("and", "und") if word == "and" else ("but", "aber")
-        en_first = en_clause(first, False, False, g.chance(0.5))
-        if word == "but":
-            text, tags = en_first[-1]
-            en_first[-1] = (text + ",", tags)
-        en = [*en_first, chunk(join_en, "CONJ"), *en_clause(second, False, False, g.chance(0.5), k="2")]
-        de_first = de_main(first, False, False)
-        if word == "but":
-            text, tags = de_first[-1]
-            de_first[-1] = (text + ",", tags)
-        de = [*de_first, chunk(join_de, "CONJ"), *de_main(second, False, False, k="2")]
-        connective = "고" if word == "and" else "지만"
-        ko_first = ko_clause(first, "statement", False, connective=connective)
-        text, tags = ko_first[-1]
-        ko_first[-1] = (text, tags | {"CONJ"})
-        ko = [*ko_first, *ko_clause(second, "statement", False, k="2")]
+        en = [*en_clause(first, False, False, g.chance(0.5)), chunk("and", "CONJ"),
+              *en_clause(second, False, False, g.chance(0.5), k="2")]
+        de = [*de_main(first, False, False), chunk("und", "CONJ"), *de_main(second, False, False, k="2")]
+        ko = [*ko_joined(first, "고"), *ko_clause(second, "statement", False, k="2")]
         return Example("", en, ko, de, lemmas=lemmas_of(first) | lemmas_of(second))
     return build
 
 
+def ko_joined(c: Clause, connective: str) -> list[Chunk]:
+    """The first of two Korean clauses, ending in its connective (먹고, 먹지만), which also says and or but."""
+    out = ko_clause(c, "statement", False, connective=connective)
+    text, tags = out[-1]
+    return [*out[:-1], (text, tags | {"CONJ"})]
+
+
+def with_comma(chunks: list[Chunk]) -> list[Chunk]:
+    text, tags = chunks[-1]
+    return [*chunks[:-1], (text + ",", tags)]
+
+
+# What one does to one thing and not to another of its kind ("I don't eat meat, but I eat fish."): verbs that
+# take many of a kind and say the same in every language whatever the object
+INSTEAD = {"like", "eat", "drink", "buy", "read", "study", "learn", "play"}
+
+
+def but_clauses(tense: str):
+    """A contrast, said as short as each language says it: someone else does not do the same ('I like cats, but my
+    brother doesn't.' -> '나는 고양이를 좋아하지만 내 남동생은 좋아하지 않는다.' -> 'Ich mag Katzen, aber mein Bruder
+    nicht.'), or one does it to another thing of the kind instead ('I don't eat meat, but I eat fish.' -> '나는
+    고기는 먹지 않지만 생선은 먹는다.' -> 'Ich esse kein Fleisch, aber ich esse Fisch.')."""
+    def build(g: Gen) -> Example:
+        if g.chance(0.4):
+            return instead(g, tense)
+        first = make_clause(g, "tr", tense, False, 0.0)
+        second = contrast(g, first)
+        _, after = en_verb(second.verb.en, tense, second.subject.en_person, True, False, g.chance(0.6), k="2")
+        aux = [(text, tags | {"2V"}) for text, tags in after[:-1]]     # "but my brother doesn't": for the verb
+        en = [*with_comma(en_clause(first, False, False, g.chance(0.5))), chunk("but", "CONJ"),
+              *second.subject.en("2S"), *aux]
+        de = [*with_comma(de_main(first, False, False)), chunk("aber", "CONJ"), *second.subject.de("2S"),
+              chunk("nicht", "2NEG")]
+        ko = [*ko_joined(first, "지만"), *ko_clause(replace(second, obj=None, obj2=None), "statement", False, k="2")]
+        return Example("", en, ko, de, lemmas=lemmas_of(first) | lemmas_of(second))
+    return build
+
+
+def instead(g: Gen, tense: str) -> Example:
+    """'I don't eat meat, but I eat fish.': one subject, one verb, two bare things of one kind; Korean sets the
+    two apart with 은/는 and says the subject once."""
+    verb = g.pick([v for v in g.verbs("tr") if v.en in INSTEAD])
+    kinds = [c for c in verb.obj if not c.startswith("noun:") and c != "person" and len(g.nouns((c,))) > 1]
+    kind = g.pick(kinds)
+    def thing() -> NounPhrase:     # an instrument one learns is a skill, singular: "I learn violin."
+        np = g.phrase((kind,), dets=("bare",), adjective=0)
+        return NounPhrase(np.noun, "bare") if kind == "instrument" else np
+    one, other = thing(), thing()
+    while other.noun == one.noun:
+        other = thing()
+    subject = Subject(pronoun=PRONOUNS[g.pick(["I", "you", "he", "she", "we", "they"])])
+    verb = replace(verb, ko_case="은")       # 고기는 먹지 않지만 생선은 먹는다
+    first = Clause(subject, verb, tense, neg=True, obj=one)
+    second = Clause(subject, verb, tense, obj=other)
+    en = [*with_comma(en_clause(first, False, False, g.chance(0.6))), chunk("but", "CONJ"),
+          *en_clause(second, False, False, False, k="2")]
+    de = [*with_comma(de_main(first, False, False)), chunk("aber", "CONJ"), *de_main(second, False, False, k="2")]
+    ko = [*ko_joined(first, "지만"),
+          *[c for c in ko_clause(second, "statement", False, k="2") if not any(t.startswith("2S") for t in c[1])]]
+    return Example("", en, ko, de, lemmas=lemmas_of(first) | lemmas_of(second))
+
+
 def contrast(g: Gen, first: Clause) -> Clause:
-    """The second half of a 'but': someone else does not do what the first did. 'I like cats, but my brother
-    doesn't like cats.' -> '나는 고양이를 좋아하지만 내 남동생은 고양이를 좋아하지 않는다.' -> 'Ich mag Katzen, aber mein
-    Bruder mag keine Katzen.'  A counted object loses its number in both (not "keine zehn Wassermelonen")."""
-    if first.obj.det == "num":
-        first.obj = replace(first.obj, det="bare", number=None, plural=first.obj.noun.countable)
+    """The second half of a 'but': someone else does not do what the first did."""
     subject = g.subject()
     while subject == first.subject or subject.name and first.obj.owner == subject.name:
         subject = g.subject()
