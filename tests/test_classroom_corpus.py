@@ -1569,6 +1569,19 @@ def test_korean_sets_apart_the_days_one_does_not_and_says_how_often_once():
     assert not [ko for _, ko, _ in done if re.search(rf"({adverbs}) .*매주", ko) or "요일에는" in ko]
 
 
+def test_korean_marks_the_people_and_animals_meant_as_many():
+    """"the students" -> 학생들을, "these cats" -> 이 고양이들을, "my brothers" -> 내 남동생들; but a bare plural is general
+    ("I help students." -> 학생을 돕는다), things take no 들 (연필을), and 부모님 is both parents already."""
+    nouns = {n.en: n for n in lexicon.load().nouns}
+
+    def ko(en: str, det: str, plural: bool = True, owner=None) -> str:
+        return " ".join(text for text, _ in NounPhrase(nouns[en], det, plural, owner).ko("O", "을"))
+    assert ko("student", "the") == "학생들을" and ko("cat", "this") == "이 고양이들을"
+    assert ko("brother", "poss", owner=PRONOUNS["I"]) == "내 남동생들을"
+    assert ko("student", "bare") == "학생을" and ko("pencil", "the") == "연필을" and ko("student", "the", False) == "학생을"
+    assert ko("parent", "poss", owner=PRONOUNS["I"]) == "우리 부모님을"
+
+
 def test_korean_mot_is_for_the_past_of_what_one_manages_and_counters_fit():
     """'does not finish' is a habit (끝내지 않는다), 'did not finish' was not managed (끝내지 못했다), 'does not
     understand' cannot (이해하지 못한다); one stands 에 a place (어디에 섰어요?); receipts are counted in 장; one folds

@@ -36,6 +36,8 @@ def counter(noun) -> str:
 ELDERS = {"mother", "father", "mom", "dad", "parent", "grandmother", "grandfather", "grandma", "grandpa", "uncle",
           "aunt", "teacher", "principal"}
 HONORIFIC_NOUNS = {"부모": "부모님"}
+PLURAL_MARKED = ("person", "animal")    # Korean says 들 of the people and animals one means, not of things
+BOTH = {"parent"}       # 부모님 is both parents already
 OURS = ELDERS | {"family"}          # "my family" is 우리 가족 too
 YOUNGER = {"brother", "sister"}     # 남동생, 여동생: "my little brother" -> "mein kleiner Bruder"
 SIBLINGS = {"남동생": "남자 형제", "여동생": "여자 형제"}    # counted, of any age: "two sisters" -> 여자 형제 두 명
@@ -137,6 +139,9 @@ class NounPhrase:
             return [*out, chunk(counted(self.noun, self.little), role + ".n"),
                     chunk(self.number.ko_attr, role + ".num"), chunk(last, role + ".num")]
         noun = HONORIFIC_NOUNS.get(self.noun.ko, self.noun.ko)
+        if self.plural and self.det in ("the", "poss", "this") and self.noun.cls in PLURAL_MARKED \
+                and self.noun.en not in BOTH:
+            noun += "들"         # the ones meant are many: 내 남동생들은, 이 고양이들을; a bare plural is general: 학생을 돕는다
         noun = korean.with_particle(noun, particle) if particle else noun
         return [*out, chunk(noun, role + ".n")]
 
