@@ -1582,6 +1582,19 @@ def test_korean_marks_the_people_and_animals_meant_as_many():
     assert ko("parent", "poss", owner=PRONOUNS["I"]) == "우리 부모님을"
 
 
+def test_korean_does_things_for_elders_humbly():
+    """Help, visit, ask and call someone owed respect, said humbly (객체 높임): "I helped my grandmother." -> 나는
+    할머니를 도와드렸다, "I asked the teacher." -> 선생님께 여쭈어보았다 (에게 -> 께); a friend is helped plainly (도왔다)."""
+    said = _said("tr.past.pos", {"verb:help", "verb:ask", "verb:visit", "noun:grandmother", "noun:teacher",
+                                 "noun:friend"}, 1500)
+    elders = [ko for en, ko, _ in said if re.search(r"\b(helped|asked|visited) (\S+ )?(grandmother|teacher)s?\.$", en)]
+    friends = [ko for en, ko, _ in said if re.search(r"\b(helped|asked|visited) (\S+ )?friends?\.$", en)]
+    assert elders and friends
+    assert all(re.search(r"(도와드|찾아뵈|찾아뵀|께 여쭈어)", ko) for ko in elders), elders
+    assert any("께 여쭈어" in ko for ko in elders) and any("찾아뵀" in ko or "찾아뵈" in ko for ko in elders)
+    assert not [ko for ko in friends if re.search("드리|드렸|뵈|뵀|께|여쭈", ko)], friends
+
+
 def test_korean_mot_is_for_the_past_of_what_one_manages_and_counters_fit():
     """'does not finish' is a habit (끝내지 않는다), 'did not finish' was not managed (끝내지 못했다), 'does not
     understand' cannot (이해하지 못한다); one stands 에 a place (어디에 섰어요?); receipts are counted in 장; one folds

@@ -14,7 +14,7 @@ from .english import request_in_english
 
 # Particle (given in its consonant form) -> kiwi tag.
 PARTICLE_TAGS = {"은": "JX", "이": "JKS", "을": "JKO", "와": "JC", "으로": "JKB", "에": "JKB", "에서": "JKB",
-                 "의": "JKG", "보다": "JKB", "에게": "JKB", "도": "JX"}
+                 "의": "JKG", "보다": "JKB", "에게": "JKB", "께": "JKB", "도": "JX"}
 # Endings after the stem, per style and tense; "NEG" marks where 지 않 goes.
 STATEMENT = {
     "present": [("는다", "EF")],
@@ -38,6 +38,10 @@ POSTURE = {"앉다", "서다", "눕다"}
 # change outright: 우리 할머니는 사과를 드신다, 주무신다.
 HONORIFIC = ("으시", "EP")
 HONORIFIC_VERBS = {"먹다": "드시다", "마시다": "드시다", "자다": "주무시다", "말하다": "말씀하시다"}
+# What one does for someone owed respect, said humbly (객체 높임): 할머니를 도와드린다, 조부모님을 찾아뵌다,
+# 선생님께 여쭈어보았다, 어머니께 전화드린다; 에게 becomes 께
+HUMBLY = {"돕다": "도와드리다", "방문하다": "찾아뵈다", "묻다": "여쭈어보다", "전화하다": "전화드리다",
+          "감사하다": "감사드리다", "인사하다": "인사드리다"}
 TOWARD = {"오다": "가다", "돌아오다": "돌아가다"}     # "Can I come to the bus stop?" asks one who is there: 갈 수 있어요?
 IRREGULAR_TAGGED = ("ㅂ", "ㄷ", "ㅅ")
 # Adjectives of feeling: of someone else, Korean says them with -아/어하다 (그는 슬퍼한다)

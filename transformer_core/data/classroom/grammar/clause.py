@@ -46,12 +46,15 @@ def own_ko(c: Clause, np: NounPhrase) -> NounPhrase:
 
 
 def obj_ko(c: Clause, k: str) -> list[Chunk]:
+    """The object with its particle: 에게 is 께 to someone owed respect (선생님께 여쭈어보았다)."""
     if not c.obj:
         return []
     obj = own_ko(c, c.obj)
+    last = c.obj2 or c.obj
+    case = "께" if c.verb.ko_case == "에게" and last.elder else c.verb.ko_case
     if c.obj2:
-        return [*obj.ko(k + "O", "와"), *own_ko(c, c.obj2).ko(k + "O2", c.verb.ko_case)]
-    return obj.ko(k + "O", c.verb.ko_case)
+        return [*obj.ko(k + "O", "와"), *own_ko(c, c.obj2).ko(k + "O2", case)]
+    return obj.ko(k + "O", case)
 
 
 def obj_de(c: Clause, k: str) -> tuple[str, list[Chunk]]:

@@ -318,9 +318,11 @@ class Gen:
 
     def verb_for(self, verb: Verb, obj: NounPhrase) -> Verb:
         """The verb as Korean and German say it with this object: wear a hat is 모자를 쓰다, wear shoes 신발을 신다,
-        close a book 책을 덮다 (korean.BY_OBJECT); one reads a book zu Ende and makes homework fertig
-        (german.BY_OBJECT); the English stays."""
+        close a book 책을 덮다 (korean.BY_OBJECT), help one's grandmother 할머니를 도와드리다 (korean.HUMBLY); one
+        reads a book zu Ende and makes homework fertig (german.BY_OBJECT); the English stays."""
         ko = korean.BY_OBJECT.get((verb.ko, obj.noun.en))
+        if obj.elder and verb.ko in korean.HUMBLY:
+            ko = korean.HUMBLY[verb.ko], ""
         verb = replace(verb, ko=ko[0], ko_irr=ko[1]) if ko else verb
         return replace(verb, de=german.BY_OBJECT.get((verb.de, obj.noun.en), verb.de))
 
