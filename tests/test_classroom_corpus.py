@@ -1595,6 +1595,19 @@ def test_korean_does_things_for_elders_humbly():
     assert not [ko for ko in friends if re.search("드리|드렸|뵈|뵀|께|여쭈", ko)], friends
 
 
+def test_german_says_where_before_nicht():
+    """"We did not sing in the park." -> "Wir haben im Park nicht gesungen." ("nicht im Park" would mean: but
+    somewhere else); "She didn't throw the ball in the park." -> "Sie hat im Park den Ball nicht geworfen."; where one
+    lives stays after nicht: "Minsu hat letztes Jahr nicht in Busan gewohnt."."""
+    sung = _said("intr_place.past.neg", {"verb:sing", "verb:dance"}, 400)
+    assert sung and all(re.search(r" nicht (gesungen|getanzt)\.$", de) for _, _, de in sung), sung
+    thrown = _said("tr_place.past.neg", {"verb:throw", "noun:ball"}, 400)
+    definite = [de for en, _, de in thrown if re.search(r"threw (the|this|\w+'s) ", en) or "throw the" in en]
+    assert definite and all(re.search(r" (Ball|Bälle) nicht geworfen\.$", de) for de in definite), definite
+    lived = _said("dwell.past.neg", {"verb:live", "place:Busan"}, 200)
+    assert any(" nicht in Busan gewohnt" in de for _, _, de in lived)
+
+
 def test_korean_mot_is_for_the_past_of_what_one_manages_and_counters_fit():
     """'does not finish' is a habit (끝내지 않는다), 'did not finish' was not managed (끝내지 못했다), 'does not
     understand' cannot (이해하지 못한다); one stands 에 a place (어디에 섰어요?); receipts are counted in 장; one folds

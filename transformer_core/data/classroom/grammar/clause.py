@@ -82,6 +82,12 @@ def with_de(c: Clause, k: str) -> list[Chunk]:
     return [chunk(word, k + "WITH"), *c.companion.de(k + "C", "dat")] if c.companion else []
 
 
+def at_place(c: Clause) -> bool:
+    """Whether the place completes the verb (where one goes, lives or sits: 부산에 산다, 의자에 앉는다) rather than
+    saying where it happens (공원에서 논다)."""
+    return c.place_to or c.verb.frame == "dwell" or c.verb.ko in korean.POSTURE
+
+
 def en_clause(c: Clause, question: bool, time_first: bool, contract: bool, k: str = "") -> list[Chunk]:
     before, after = en_verb(c.verb.en, c.tense, c.subject.en_person, c.neg, question, contract, k)
     place = [chunk(c.place.en_to if c.place_to else c.place.en_at, k + "P")] if c.place else []
@@ -103,7 +109,7 @@ def ko_clause(c: Clause, style: str, time_first: bool, k: str = "", connective: 
     place = []
     if c.place:
         # 시골에 산다, 의자에 앉는다
-        particle = "에" if c.place_to or c.verb.frame == "dwell" or c.verb.ko in korean.POSTURE else "에서"
+        particle = "에" if at_place(c) else "에서"
         place = [chunk(korean.with_particle(c.place.ko, particle), k + "P")]
     if predicate is not None:
         verb = predicate
@@ -139,14 +145,18 @@ def de_main(c: Clause, question: bool, time_first: bool, k: str = "", front: lis
     place = [("pp", [chunk(c.place.de_to if c.place_to else c.place.de_at, k + "P")])] if c.place else []
     kein = any(w == "kein" or w.startswith("kein") for w, _ in obj)
     neg = c.neg and not kein
-    if place and c.obj and kind == "obj" and c.obj.indefinite and not neg:    # "Er lernt im Aquarium Posaune."
-        obj, place = [*place[0][1], *obj], []
+    local = []
+    if place and not at_place(c) and (neg or c.obj and kind == "obj" and c.obj.indefinite):
+        # where, before the object and nicht: "Er lernt im Aquarium Posaune.", "Er hört im Park die Trommeln nicht."
+        # ("nicht im Park" would say: but somewhere else); where to, where one lives or sits stays after nicht: "Ich
+        # gehe nicht in die Schule.", "Minsu hat nicht in Busan gewohnt."
+        local, place = place[0][1], []
     if time_first:
-        return de_clause(time, verb, subject, [("time", [*adverb, *companion]), (kind, obj), *place], neg, k)
-    mid = [("time", [*adverb, *time, *companion]), (kind, obj), *place]
+        return de_clause(time, verb, subject, [("time", [*adverb, *companion, *local]), (kind, obj), *place], neg, k)
+    mid = [("time", [*adverb, *time, *companion, *local]), (kind, obj), *place]
     if time and time[0][0].endswith(" Uhr") and obj and c.obj.number and obj[0][0] == c.obj.number.de:
         # "um acht Uhr dreißig Sonnenblumen" reads as half past eight: "dreißig Sonnenblumen um acht Uhr"
-        mid = [("time", [*adverb, *companion]), (kind, obj), ("time", time), *place]
+        mid = [("time", [*adverb, *companion, *local]), (kind, obj), ("time", time), *place]
     if subordinate:
         return de_clause(front or [], verb, subject, mid, neg, k, subordinate=True)
     if front:
