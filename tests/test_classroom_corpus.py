@@ -1608,6 +1608,29 @@ def test_german_says_where_before_nicht():
     assert any(" nicht in Busan gewohnt" in de for _, _, de in lived)
 
 
+def test_a_whole_country_is_where_only_some_things_are_done():
+    """One travels or studies in Japan, but does not "chat in Europe" nor "sleep in France"; one grows up in Japan
+    without a time ("… three times a day")."""
+    countries = {p.en for p in lexicon.load().places if p.kind == "country"}
+    said = _said("intr_place.present.pos", {"verb:chat", "verb:sleep", "verb:travel"}, 1500)
+    abroad = [en for en, _, _ in said if any(f" in {c}" in en for c in countries)]
+    assert abroad and all(" travel" in en for en in abroad), abroad
+    grown = _said("intr_place.past.pos", {"verb:grow up"}, 300)
+    assert grown and not [en for en, _, _ in grown if re.search(r"\b(times?|every|ago|last|yesterday|on \w+day)\b", en)]
+
+
+def test_directions_ask_a_favour_only_of_the_driver():
+    """"Please turn left." asks the driver a favour (왼쪽으로 돌아 주세요); "Please take bus number 61." tells the
+    listener what to do for themselves (61번 버스를 타세요, not 타 주세요)."""
+    lex = lexicon.load()
+    said = {(ex.text("en"), ex.text("ko")) for frame in ("directions.turn", "directions.bus") for seed in range(300)
+            for ex in [grammar.build(frame, random.Random(f"{frame}:{seed}"), lex)]}
+    buses = [ko for en, ko in said if en.startswith("Please take bus")]
+    turns = [ko for en, ko in said if en.startswith("Please turn")]
+    assert buses and all(ko.endswith(" 타세요.") for ko in buses), buses
+    assert turns and all(ko.endswith(" 돌아 주세요.") for ko in turns), turns
+
+
 def test_korean_mot_is_for_the_past_of_what_one_manages_and_counters_fit():
     """'does not finish' is a habit (끝내지 않는다), 'did not finish' was not managed (끝내지 못했다), 'does not
     understand' cannot (이해하지 못한다); one stands 에 a place (어디에 섰어요?); receipts are counted in 장; one folds

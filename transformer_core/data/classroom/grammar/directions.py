@@ -78,12 +78,11 @@ def directions(kind: str):
             ko = [chunk(stop_ko, "L"), chunk("내리세요", "V")]
             de = de_request("aus|steigen", address, [*de_please, chunk(stop_de, "L")])
         if please:
-            ko = [*ko[:-1], chunk(_please_ko(ko[-1][0]), "V", "PLEASE")]
+            ko = [*ko[:-1], chunk(FAVOURS.get(ko[-1][0], ko[-1][0]), "V", "PLEASE")]
         return Example("", en, ko, de, lemmas=lemmas)
     return build
 
 
-def _please_ko(verb: str) -> str:
-    """도세요 -> 돌아 주세요, 가세요 -> 가 주세요: a request with please asks a favour (-아/어 주세요)."""
-    return {"도세요": "돌아 주세요", "가세요": "가 주세요", "건너세요": "건너 주세요", "타세요": "타 주세요",
-            "내리세요": "내려 주세요"}[verb]
+# Turning and going on, with please, ask the driver a favour (-아/어 주세요: 왼쪽으로 돌아 주세요); the bus one takes, the
+# street one crosses and the stop one gets off at are the listener's own: 61번 버스를 타세요, not 타 주세요
+FAVOURS = {"도세요": "돌아 주세요", "가세요": "가 주세요"}

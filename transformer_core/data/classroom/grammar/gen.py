@@ -16,6 +16,7 @@ STATIVE = {"like", "love", "hate", "have", "need", "want", "know", "understand",
 # A lasting state is not timed ("She likes guitars every night.", "Anna has a little brother on Wednesday.") except
 # in the past ("I liked the film yesterday."); "have" is lasting with a person, one's family
 LASTING = {"like", "love", "hate"}
+TIMELESS = {"grow up"}        # "She grew up in Japan.", not "… three times a day", "On Monday, she grew up …"
 MOMENTS = ("at six", "at seven", "at eight", "at nine", "at ten", "at half past", "at noon", "at midnight")
 EVERY_FEW_MINUTES = {"every ten minutes", "every fifteen minutes", "every hour"}
 EVERY_FEW_MINUTES_VERBS = {"come", "drink", "check", "call", "laugh", "smile", "cough", "sneeze", "yawn", "nod", "wave",
@@ -118,7 +119,7 @@ SOMEONES = KIN | {"mother", "father", "mom", "dad", "parent", "grandmother", "gr
 FAMILY = (KIN | ONE_EACH | {"grandmother", "grandfather", "grandma", "grandpa", "parent"}) - {"friend", "pen pal"}
 SKILLS = {"learn", "teach", "practice"}       # an instrument they take is a skill: "learn piano", "Klavier lernen"
 
-BEDTIME = ("furniture", "city", "country", "place:home", "place:house", "place:apartment", "place:room", "place:bedroom",
+BEDTIME = ("furniture", "city", "place:home", "place:house", "place:apartment", "place:room", "place:bedroom",
            "place:living room", "place:hotel", "place:campsite")      # not in the bathroom, the kitchen or the garage
 BEDTIME_VERBS = {"sleep", "fall asleep", "snore", "dream", "go to bed"}     # done where, not with whom
 OUTDOORS = ("town", "home", "room", "nature", "city")
@@ -178,6 +179,7 @@ WHERE = {   # where one does it, as place kinds or single places; a verb not her
     "ride": ("city", "country", "place:countryside", "place:village", "place:island", "place:park", "place:lake",
              "place:river", "place:sea"),
     "drive": ("city", "country", "place:countryside", "place:village", "place:island"),
+    "work": ("town", "home", "city", "country", "place:farm"),
     "exercise": ("place:gym", "place:park", "place:playground", "place:schoolyard", "place:stadium", "place:home",
                  "place:yard", "place:garden", "place:swimming pool"),     # not in the computer room
     "sit": ("room", "home", "place:sofa", "place:bed", "place:park", "place:garden", "place:beach", "place:library"),
@@ -328,10 +330,11 @@ class Gen:
 
     def place(self, verb: Verb) -> Place:
         """Where one does what the verb says: one swims in the lake, not at the bank (WHERE), sings anywhere but
-        at the crosswalk (ODD_PLACES), and borrows a fork anywhere but out in nature (OUTDOOR_THINGS)."""
+        at the crosswalk (ODD_PLACES), borrows a fork anywhere but out in nature (OUTDOOR_THINGS), and is said to do
+        a thing in a whole country only by WHERE ("She studies in Japan.", not "We chat in Europe.")."""
         where = WHERE.get(verb.en, ())
         fits = [p for p in self.lex.places if p.id in where or p.id not in ODD_PLACES and
-                (p.kind in where if where else p.kind != "furniture" and
+                (p.kind in where if where else p.kind not in ("furniture", "country") and
                  (p.kind != "nature" or verb.frame != "tr" or verb.en in OUTDOOR_THINGS))]
         return self.pick(fits or self.lex.places)
 
@@ -361,8 +364,8 @@ class Gen:
         every ten minutes.", not "she flies to Australia"); a brief act is timed by the day, not by a year or a
         month (BRIEF), a meal at its time of day (NOT_MEALTIME); neg leaves out times and minutes (NOT_NEGATED);
         of_day keeps the times of the day (OF_THE_DAY: "in the afternoon", "at six o'clock", "after lunch").
-        -> None for a lasting state but in the past (LASTING)."""
-        if verb in LASTING and tense != "past":
+        -> None for a lasting state but in the past (LASTING), and for what is told without a time (TIMELESS)."""
+        if verb in LASTING and tense != "past" or verb in TIMELESS:
             return None
         state, often = verb in STATIVE, verb in EVERY_FEW_MINUTES_VERBS
         brief = verb in BRIEF

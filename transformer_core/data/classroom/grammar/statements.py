@@ -9,7 +9,7 @@ from ..phrases import FIRST_PERSON, NounPhrase, PRONOUNS, Pronoun, Subject
 from ..sentence import Example, chunk
 from .clause import Clause, de_main, en_clause, ko_clause
 from .gen import (ANIMAL_ONLY, BEDTIME_VERBS, DENIABLE, EVERYONE_DOES, Gen, INVOLUNTARY, LASTING, MONTHS, OF_THE_DAY,
-                  REACTIONS, ROLES, SOME_ANIMALS, STATIVE, UNPLANNED, fits, going, in_season)
+                  REACTIONS, ROLES, SOME_ANIMALS, STATIVE, TIMELESS, UNPLANNED, fits, going, in_season)
 
 COMPANION_P = 0.12      # how often a clause says who with: "I play soccer with my father."
 ADVERB_P = 0.15        # how often a statement or question in the present says how often: "We usually eat at seven."
@@ -67,7 +67,7 @@ def make_clause(g: Gen, frame: str, tense: str, neg: bool, time_p: float = 0.4, 
                   "dwell": "dwell"}[frame]
     verbs = [v for v in g.verbs(verb_frame, animal)       # a state is neither -ing nor somewhere (동물원에서 ... 안다)
              if not ((tense == "progressive" or frame == "tr_place") and v.en in STATIVE)
-             and not (time_first and v.en in LASTING | {"have"})       # nor "Every night, I like apples."
+             and not (time_first and v.en in LASTING | TIMELESS | {"have"})       # nor "Every night, I like apples."
              and (not neg or tense != "present" or v.en in DENIABLE)     # nor "… doesn't fold a worksheet."
              and not (neg and tense == "present" and frame == "intr" and v.en in EVERYONE_DOES)  # "She does not sleep."
              and not (tense == "future" and v.en in REACTIONS)]     # nor "On Monday, he will smile."
