@@ -1595,17 +1595,21 @@ def test_korean_does_things_for_elders_humbly():
     assert not [ko for ko in friends if re.search("드리|드렸|뵈|뵀|께|여쭈", ko)], friends
 
 
-def test_german_says_where_before_nicht():
-    """"We did not sing in the park." -> "Wir haben im Park nicht gesungen." ("nicht im Park" would mean: but
-    somewhere else); "She didn't throw the ball in the park." -> "Sie hat im Park den Ball nicht geworfen."; where one
-    lives stays after nicht: "Minsu hat letztes Jahr nicht in Busan gewohnt."."""
-    sung = _said("intr_place.past.neg", {"verb:sing", "verb:dance"}, 400)
-    assert sung and all(re.search(r" nicht (gesungen|getanzt)\.$", de) for _, _, de in sung), sung
+def test_german_says_where_before_nicht_and_the_object():
+    """"She didn't throw the ball in the park." -> "Sie hat im Park den Ball nicht geworfen." ("nicht im Park" would
+    mean: but somewhere else); with no object the place is what is denied: "We do not sleep at home." -> "Wir
+    schlafen nicht zu Hause."; where one lives stays after nicht: "Minsu hat letztes Jahr nicht in Busan gewohnt.";
+    two indefinite things are both kein: "Sie will keinen Bratreis und kein Obst essen."."""
+    slept = _said("intr_place.present.neg", {"verb:sleep", "verb:sing"}, 400)
+    assert slept and all(re.search(r" nicht (im|in|am|auf|an|zu|bei) ", de) for _, _, de in slept), slept
     thrown = _said("tr_place.past.neg", {"verb:throw", "noun:ball"}, 400)
     definite = [de for en, _, de in thrown if re.search(r"threw (the|this|\w+'s) ", en) or "throw the" in en]
     assert definite and all(re.search(r" (Ball|Bälle) nicht geworfen\.$", de) for de in definite), definite
     lived = _said("dwell.past.neg", {"verb:live", "place:Busan"}, 200)
     assert any(" nicht in Busan gewohnt" in de for _, _, de in lived)
+    eaten = _said("tr.present.neg", {"verb:eat", "noun:bread", "noun:fruit", "noun:rice"}, 1500)
+    both = [de for en, _, de in eaten if re.search(r"(don't|doesn't|do not|does not) eat \w+ and \w+\.$", en)]
+    assert both and all(re.search(r" kein\w* \w+ und kein\w* \w+\.$", de) and "nicht" not in de for de in both), both
 
 
 def test_a_whole_country_is_where_only_some_things_are_done():

@@ -61,10 +61,10 @@ def obj_de(c: Clause, k: str) -> tuple[str, list[Chunk]]:
     if not c.obj:
         return "obj", []
     case = c.verb.de_case
-    kein = c.neg and not c.verb.de_prep and c.obj.indefinite and not c.obj2
+    kein = c.neg and not c.verb.de_prep and c.obj.indefinite and (not c.obj2 or c.obj2.indefinite)
     out = c.obj.de(k + "O", case, negated=k + "NEG" if kein else "")
-    if c.obj2:
-        out += [chunk("und", k + "O.and"), *c.obj2.de(k + "O2", case)]
+    if c.obj2:      # "keinen Bratreis und kein Obst"
+        out += [chunk("und", k + "O.and"), *c.obj2.de(k + "O2", case, negated=k + "NEG" if kein else "")]
     if c.verb.de_prep:       # auf/mit goes with the English article, or with the verb ("wait for") when none
         tag = k + ("O.det" if c.obj.det in ("a", "the", "this", "poss") else "V")
         return "pp", [chunk(c.verb.de_prep, tag), *out]
@@ -146,10 +146,10 @@ def de_main(c: Clause, question: bool, time_first: bool, k: str = "", front: lis
     kein = any(w == "kein" or w.startswith("kein") for w, _ in obj)
     neg = c.neg and not kein
     local = []
-    if place and not at_place(c) and (neg or c.obj and kind == "obj" and c.obj.indefinite):
+    if place and not at_place(c) and c.obj and (neg or kind == "obj" and c.obj.indefinite):
         # where, before the object and nicht: "Er lernt im Aquarium Posaune.", "Er hört im Park die Trommeln nicht."
-        # ("nicht im Park" would say: but somewhere else); where to, where one lives or sits stays after nicht: "Ich
-        # gehe nicht in die Schule.", "Minsu hat nicht in Busan gewohnt."
+        # ("nicht im Park" would say: but somewhere else); with no object the place is what is denied ("Wir schlafen
+        # nicht zu Hause."), and where to, where one lives or sits stays after nicht ("Ich gehe nicht in die Schule.")
         local, place = place[0][1], []
     if time_first:
         return de_clause(time, verb, subject, [("time", [*adverb, *companion, *local]), (kind, obj), *place], neg, k)
