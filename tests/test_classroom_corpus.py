@@ -1635,6 +1635,14 @@ def test_directions_ask_a_favour_only_of_the_driver():
     assert turns and all(ko.endswith(" 돌아 주세요.") for ko in turns), turns
 
 
+def test_no_one_says_they_are_asleep():
+    """Not "Now, I am sleeping." nor "We are snoring."; "Now, the baby is sleeping." is said."""
+    said = _said("intr.progressive.pos", {"verb:sleep", "verb:snore"}, 600)
+    said |= _said("tf.intr.progressive.pos", {"verb:sleep", "verb:snore"}, 600)
+    assert not [en for en, _, _ in said if re.search(r"\b(I am|I'm|we are|we're)\b", en, re.I)]
+    assert any(re.search(r"\b(is|are) (sleeping|snoring)\b", en) for en, _, _ in said)
+
+
 def test_korean_mot_is_for_the_past_of_what_one_manages_and_counters_fit():
     """'does not finish' is a habit (끝내지 않는다), 'did not finish' was not managed (끝내지 못했다), 'does not
     understand' cannot (이해하지 못한다); one stands 에 a place (어디에 섰어요?); receipts are counted in 장; one folds

@@ -122,6 +122,7 @@ SKILLS = {"learn", "teach", "practice"}       # an instrument they take is a ski
 BEDTIME = ("furniture", "city", "place:home", "place:house", "place:apartment", "place:room", "place:bedroom",
            "place:living room", "place:hotel", "place:campsite")      # not in the bathroom, the kitchen or the garage
 BEDTIME_VERBS = {"sleep", "fall asleep", "snore", "dream", "go to bed"}     # done where, not with whom
+ASLEEP = BEDTIME_VERBS - {"go to bed"}
 OUTDOORS = ("town", "home", "room", "nature", "city")
 WILD = ("place:mountain", "place:hill", "place:forest", "place:valley", "place:island", "place:countryside",
         "place:jungle")

@@ -8,8 +8,8 @@ from .. import english, german, korean
 from ..phrases import FIRST_PERSON, NounPhrase, PRONOUNS, Pronoun, Subject
 from ..sentence import Example, chunk
 from .clause import Clause, de_main, en_clause, ko_clause
-from .gen import (ANIMAL_ONLY, BEDTIME_VERBS, DENIABLE, EVERYONE_DOES, Gen, INVOLUNTARY, LASTING, MONTHS, OF_THE_DAY,
-                  REACTIONS, ROLES, SOME_ANIMALS, STATIVE, TIMELESS, UNPLANNED, fits, going, in_season)
+from .gen import (ANIMAL_ONLY, ASLEEP, BEDTIME_VERBS, DENIABLE, EVERYONE_DOES, Gen, INVOLUNTARY, LASTING, MONTHS,
+                  OF_THE_DAY, REACTIONS, ROLES, SOME_ANIMALS, STATIVE, TIMELESS, UNPLANNED, fits, going, in_season)
 
 COMPANION_P = 0.12      # how often a clause says who with: "I play soccer with my father."
 ADVERB_P = 0.15        # how often a statement or question in the present says how often: "We usually eat at seven."
@@ -127,8 +127,11 @@ def active_clause(g: Gen, frames: tuple[str, ...], neg: bool, time_p: float) -> 
 
 
 def statement(frame: str, tense: str, neg: bool, time_first: bool = False):
+    """A statement; no one says they are asleep ("Now, I am sleeping.")."""
     def build(g: Gen) -> Example:
         c = make_clause(g, frame, tense, neg, 1.0 if time_first else 0.4, time_first, ADVERB_P)
+        if tense == "progressive" and not neg and c.verb.en in ASLEEP and c.subject.pronoun in FIRST_PERSON:
+            c.subject = g.subject(me_ok=False)
         contract = g.chance(0.5)
         return Example("", en_clause(c, False, time_first, contract), ko_clause(c, "statement", time_first),
                        de_main(c, False, time_first), lemmas=lemmas_of(c))
