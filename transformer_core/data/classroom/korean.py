@@ -185,14 +185,16 @@ def time_topic(time: str) -> str:
 
 
 def weekly(time: str, negated: bool, how_often: bool) -> str:
-    """매주 토요일에 says every Saturday. The days on which one does not do a thing are set apart with 는 instead
-    (우리는 토요일에는 학교에 가지 않는다), and where an adverb says how often, it says so alone (가끔 화요일에, not
-    가끔 매주 화요일에); so are weekdays (평일에는); other times stay."""
-    if time == "평일에":
-        return time + "는" if negated else time
-    if not (time.startswith("매주 ") and time.endswith("에") and " " not in time[3:]):
-        return time
-    return time[3:] + "는" if negated else time[3:] if how_often else time
+    """매주 토요일에 says every Saturday. The days on which one does not do a thing are set apart with 는, without 매주
+    (우리는 토요일에는 학교에 가지 않는다, 평일에는), and where an adverb says how often, it says so alone (가끔
+    화요일에, not 가끔 매주 화요일에); other times stay."""
+    if time == "평일에" or time.startswith("매주 ") and time.endswith("에") and " " not in time[3:]:
+        days = time.removeprefix("매주 ")
+        if negated:
+            return days + "는"
+        if how_often:
+            return days
+    return time
 
 
 def has_final_consonant(word: str) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .. import english, german, korean
+from ..lexicon import Verb
 from ..phrases import FIRST_PERSON, NounPhrase, PRONOUNS, Pronoun, Subject
 from ..sentence import Chunk, Example, chunk
 from .clause import Clause, de_main, en_clause, ko_clause
@@ -83,8 +84,9 @@ def but_clauses(tense: str):
     nicht.'), or one does it to another thing of the kind instead ('I don't eat meat, but I eat fish.' -> '나는
     고기는 먹지 않지만 생선은 먹는다.' -> 'Ich esse kein Fleisch, aber ich esse Fisch.')."""
     def build(g: Gen) -> Example:
-        if g.chance(0.4):
-            return instead(g, tense)
+        verbs = [v for v in g.verbs("tr") if v.en in INSTEAD and kinds(g, v)]
+        if verbs and g.chance(0.4):
+            return instead(g, tense, g.pick(verbs))
         first = make_clause(g, "tr", tense, False, 0.0)
         second = contrast(g, first)
         _, after = en_verb(second.verb.en, tense, second.subject.en_person, True, False, g.chance(0.6), k="2")
@@ -98,12 +100,15 @@ def but_clauses(tense: str):
     return build
 
 
-def instead(g: Gen, tense: str) -> Example:
+def kinds(g: Gen, verb: Verb) -> list[str]:
+    """The kinds of thing the verb takes that have two things or more: food, drink, subject …"""
+    return [c for c in verb.obj if not c.startswith("noun:") and c != "person" and len(g.nouns((c,))) > 1]
+
+
+def instead(g: Gen, tense: str, verb: Verb) -> Example:
     """'I don't eat meat, but I eat fish.': one subject, one verb, two bare things of one kind; Korean sets the
     two apart with 은/는 and says the subject once."""
-    verb = g.pick([v for v in g.verbs("tr") if v.en in INSTEAD])
-    kinds = [c for c in verb.obj if not c.startswith("noun:") and c != "person" and len(g.nouns((c,))) > 1]
-    kind = g.pick(kinds)
+    kind = g.pick(kinds(g, verb))
     def thing() -> NounPhrase:     # an instrument one learns is a skill, singular: "I learn violin."
         np = g.phrase((kind,), dets=("bare",), adjective=0)
         return NounPhrase(np.noun, "bare") if kind == "instrument" else np
