@@ -1465,8 +1465,10 @@ def test_every_word_the_rules_name_is_in_the_lexicon():
     said = {a.en for a in lex.adjectives}
     for words in (gen.BRIEF, gen.UNPLANNED, gen.EVERY_FEW_MINUTES_VERBS, gen.ACHIEVEMENTS, gen.ABILITIES, gen.STATIVE,
                   gen.LASTING, gen.DENIABLE, gen.BEDTIME_VERBS, gen.ANIMAL_VERBS, gen.SKILLS, set(gen.NOT_MEALTIME),
-                  set(gen.WHERE), gen.EVERYONE_DOES, set(gen.SOME_ANIMALS)):
+                  set(gen.WHERE), gen.EVERYONE_DOES, set(gen.SOME_ANIMALS), gen.OUTDOOR_THINGS, gen.TIMELESS,
+                  gen.ASLEEP, linked.INSTEAD):
         assert words <= {v.en for v in lex.verbs}, words - {v.en for v in lex.verbs}
+    assert set(korean.HUMBLY) <= {v.ko for v in lex.verbs}, set(korean.HUMBLY) - {v.ko for v in lex.verbs}
     for words in (gen.ONE_EACH, gen.SOMEONES, gen.FAMILY, gen.ABSTRACT, gen.LONG_ANIMALS, gen.KIN, gen.SIZELESS,
                   gen.PAIRS, set(gen.BIRDS), *gen.ABLE.values()):
         assert words <= {n.en for n in lex.nouns}, words - {n.en for n in lex.nouns}
