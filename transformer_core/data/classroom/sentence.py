@@ -14,6 +14,12 @@ def chunk(text: str, *tags: str) -> Chunk:
     return text, frozenset(tags)
 
 
+def with_comma(chunks: list[Chunk]) -> list[Chunk]:
+    """The same chunks with a comma after the last word: before "but", "aber", "please", "bitte"."""
+    text, tags = chunks[-1]
+    return [*chunks[:-1], (text + ",", tags)]
+
+
 def time_chunks(time) -> tuple[list[Chunk], list[Chunk], list[Chunk]]:
     """A time expression's chunk in English, Korean and German (tag T), or nothing when there is none."""
     return ([chunk(time.en, "T")], [chunk(time.ko, "T")], [chunk(time.de, "T")]) if time else ([], [], [])

@@ -334,10 +334,17 @@ class Gen:
         at the crosswalk (ODD_PLACES), borrows a fork anywhere but out in nature (OUTDOOR_THINGS), and is said to do
         a thing in a whole country only by WHERE ("She studies in Japan.", not "We chat in Europe.")."""
         where = WHERE.get(verb.en, ())
-        fits = [p for p in self.lex.places if p.id in where or p.id not in ODD_PLACES and
-                (p.kind in where if where else p.kind not in ("furniture", "country") and
-                 (p.kind != "nature" or verb.frame != "tr" or verb.en in OUTDOOR_THINGS))]
-        return self.pick(fits or self.lex.places)
+
+        def done_there(p: Place) -> bool:
+            if p.id in where:
+                return True
+            if p.id in ODD_PLACES:
+                return False
+            if where:
+                return p.kind in where
+            outdoors = verb.frame != "tr" or verb.en in OUTDOOR_THINGS
+            return p.kind not in ("furniture", "country") and (p.kind != "nature" or outdoors)
+        return self.pick([p for p in self.lex.places if done_there(p)] or self.lex.places)
 
     def little(self, noun: Noun) -> bool:
         """Whether 남동생/여동생 is said "little brother"/"little sister" this time."""

@@ -7,7 +7,7 @@ from dataclasses import replace
 from .. import english, german, korean
 from ..lexicon import Verb
 from ..phrases import FIRST_PERSON, NounPhrase, PRONOUNS, Pronoun, Subject
-from ..sentence import Chunk, Example, chunk
+from ..sentence import Chunk, Example, chunk, with_comma
 from .clause import Clause, de_main, en_clause, ko_clause
 from .requests import imperative, ones_own
 from .verbs import de_clause, de_verb, en_verb, ko_stem
@@ -66,11 +66,6 @@ def ko_joined(c: Clause, connective: str) -> list[Chunk]:
     out = ko_clause(c, "statement", False, connective=connective)
     text, tags = out[-1]
     return [*out[:-1], (text, tags | {"CONJ"})]
-
-
-def with_comma(chunks: list[Chunk]) -> list[Chunk]:
-    text, tags = chunks[-1]
-    return [*chunks[:-1], (text + ",", tags)]
 
 
 # What one does to one thing and not to another of its kind ("I don't eat meat, but I eat fish."): verbs that
@@ -275,10 +270,7 @@ def reason(word: str):
         g.lemmas.add(adjective.id)
         en = [*en_clause(c, False, False, False), chunk(word, "CONJ"), chunk(p.en, "2S"),
               chunk(english.be("present", p.en_person), "2V"), chunk(adjective.en, "A")]
-        de_main_clause = de_main(c, False, False)
-        text, tags = de_main_clause[-1]
-        de_main_clause[-1] = (text + ",", tags)
-        de = [*de_main_clause, chunk("weil" if word == "because" else "wenn", "CONJ"), chunk(p.de, "2S"),
+        de = [*with_comma(de_main(c, False, False)), chunk("weil" if word == "because" else "wenn", "CONJ"), chunk(p.de, "2S"),
               chunk(adjective.de, "A"), chunk(german.present("sein", p.de_person)[0], "2V")]
         stem = korean.stem(adjective.ko, adjective.ko_irr, True)
         if word == "because":
@@ -396,10 +388,7 @@ def _cause(g: Gen, cause: str, said, tense: str, connective: str, pronoun: Prono
         de = [chunk(subject_de, "2S"), chunk(de_be, "2V"), chunk(adjective.de, "A")]
         stem = korean.stem(adjective.ko, adjective.ko_irr, True)
         ko = [chunk(korean.join([stem, ending]), "A", "2V", "CONJ")]
-    for first in (en, de):
-        text, tags = first[-1]
-        first[-1] = (text + ",", tags)
-    return en, de, ko
+    return with_comma(en), with_comma(de), ko
 
 
 def consequence(cause: str, tense: str):

@@ -5,7 +5,7 @@ from dataclasses import replace
 
 from .. import english, german, korean
 from ..phrases import FIRST_PERSON, PRONOUNS, Subject
-from ..sentence import Example, chunk
+from ..sentence import Example, chunk, with_comma
 from .clause import Clause, ko_clause, obj_de, obj_en, obj_ko, with_de, with_en
 from .gen import ABLE, ANIMAL_ONLY, DE_ME, Gen, INVOLUNTARY, KO_DESCRIPTIVE, PLEASE_HELP, STATIVE, going
 from .statements import active_clause, lemmas_of
@@ -247,12 +247,6 @@ def _measured(g: Gen):
     return [*en_m, chunk("of", "O.num"), chunk(noun.en, "O.n")], ko, [*de_m, chunk(noun.de, "O.n")], False
 
 
-def _comma(chunks: list) -> list:
-    """The same chunks with a comma after the last word: before "please" / "bitte"."""
-    text, tags = chunks[-1]
-    return [*chunks[:-1], (text + ",", tags)]
-
-
 def can_i_have(how: str):
     """Ordering and asking for things: how 'ask': 'Can I have a glass of water, please?' -> '물 한 잔 주시겠어요?' ->
     'Kann ich bitte ein Glas Wasser haben?'; 'please': 'The bill, please.' -> '계산서 주세요.' -> 'Die Rechnung,
@@ -264,17 +258,17 @@ def can_i_have(how: str):
         de_please = [chunk("bitte", "PLEASE")] if please else []
         if how == "ask":
             en_mod, en_s, de_mod, de_s = ASK[g.pick(sorted(ASK), used=False)]
-            en = [chunk(en_mod, "MOD"), chunk(en_s, "S"), chunk("have", "V"), *(_comma(en_np) if please else en_np),
+            en = [chunk(en_mod, "MOD"), chunk(en_s, "S"), chunk("have", "V"), *(with_comma(en_np) if please else en_np),
                   *en_please]
             de = [chunk(de_mod, "MOD"), chunk(de_s, "S"), *de_please, *de_np, chunk("haben", "V")]
             ko_some = [chunk("좀", "PLEASE")] if some else []
             return Example("", en, [*ko_np, *ko_some, chunk("주시겠어요", "V", "MOD")], de, end="?")
         if how == "please":
-            en = [*_comma(en_np), chunk("please", "PLEASE")]
-            de = [*_comma(de_np), chunk("bitte", "PLEASE")]
+            en = [*with_comma(en_np), chunk("please", "PLEASE")]
+            de = [*with_comma(de_np), chunk("bitte", "PLEASE")]
             return Example("", en, [*ko_np, chunk("주세요", "V", "PLEASE")], de)
         if please:
-            en_np, de_np = _comma(en_np), _comma(de_np)
+            en_np, de_np = with_comma(en_np), with_comma(de_np)
         en = [chunk("I", "S"), chunk("would", "V"), chunk("like", "V"), *en_np, *en_please]
         de = [chunk("ich", "S"), chunk("hätte", "V"), chunk("gern", "V"), *de_np, *de_please]
         return Example("", en, [*ko_np, chunk("주세요", "V")], de)
