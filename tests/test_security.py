@@ -248,6 +248,30 @@ def test_a_crafted_safetensors_header_is_refused_unread(folder, tmp_path, make, 
     translated(info.value)
 
 
+def test_a_header_of_many_dimensions_is_refused_in_linear_time(folder):
+    """One tensor of 300,000 dimensions (a 600 KB header): refused on their count, before any product of them
+    (which held the interpreter lock for seconds).  Run in a probe with a timeout, so a regression cannot
+    hang the test run."""
+    header_file(folder / WEIGHTS, json.dumps({"embedding.weight": {"dtype": "F32", "shape": [3] * 300_000,
+                                                                   "data_offsets": [0, 4]}}).encode(), b"\0" * 4)
+    probe = run_probe(f"""
+        import time
+        from pathlib import Path
+        from transformer_core.checkpoints.validate import safetensors_header
+        start = time.perf_counter()
+        try:
+            safetensors_header(Path({str(folder / WEIGHTS)!r}))
+        finally:
+            result["seconds"] = time.perf_counter() - start
+        """, timeout=60)
+    assert probe.result["error"] == "CheckpointError", probe.output
+    assert "300,000 dimensions, more than the 8 read" in probe.result["message"]
+    assert probe.result["seconds"] < 2
+    with pytest.raises(CheckpointError, match="dimensions") as info:
+        load_checkpoint(folder)
+    translated(info.value)
+
+
 def test_the_sine_table_is_counted_at_its_peak():
     from transformer_core.checkpoints.upload import model_size
 

@@ -17,6 +17,8 @@ from .files import HISTORY, MB, WEIGHTS, CheckpointError
 
 MAX_HEADER_BYTES = MB                      # a safetensors header: the JSON before the tensors
 MAX_TENSORS = 4096                         # entries in it (a Marian model of 6 + 6 layers has 260)
+MAX_DIMS = 8                               # dimensions of a tensor (the models here have at most 2)
+MAX_DIM = 1 << 40                          # the size of one dimension is below this
 DTYPES = {"F32": 4, "F16": 2, "BF16": 2}   # the weights' element types read, with their sizes in bytes
 
 
@@ -51,14 +53,16 @@ def read_json(path: Path, default=None):
     check_file_sizes(path.parent, [path.name])
     try:
         return json.loads(path.read_text(encoding="utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as err:
+    except (ValueError, RecursionError) as err:      # ValueError: also bad UTF-8, a number of over 4,300 digits
         raise CheckpointError(f"{path.name} is not valid JSON: {err}") from None
 
 
 def safetensors_header(path: Path) -> dict[str, tuple[str, tuple[int, ...]]]:
     """{tensor name: (dtype, shape)} of a safetensors file, read from its header alone (an 8-byte length,
     then JSON): at most MAX_HEADER_BYTES and MAX_TENSORS entries, float32/16 or bfloat16, each tensor's
-    bytes inside the file and as large as its shape says.  Nothing is allocated for the tensors."""
+    bytes inside the file and as large as its shape says.  The number of dimensions is checked before
+    anything else of a shape, each under MAX_DIM, so the check takes time linear in the header's size (no
+    product of thousands of numbers).  Nothing is allocated for the tensors."""
     name = path.name
     size = path.stat().st_size
     with open(path, "rb") as f:
@@ -68,7 +72,7 @@ def safetensors_header(path: Path) -> dict[str, tuple[str, tuple[int, ...]]]:
                                   f"at most {MAX_HEADER_BYTES:,} are read)")
         try:
             header = json.loads(f.read(length))
-        except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as err:
+        except (ValueError, RecursionError) as err:  # ValueError: also bad UTF-8, a number of over 4,300 digits
             raise CheckpointError(f"{name} is not a valid safetensors file (its header: {err})") from None
     if not isinstance(header, dict):
         raise CheckpointError(f"{name} is not a valid safetensors file (its header is not a JSON object)")
@@ -77,8 +81,12 @@ def safetensors_header(path: Path) -> dict[str, tuple[str, tuple[int, ...]]]:
         raise CheckpointError(f"{name} holds {len(header):,} tensors, more than the {MAX_TENSORS:,} read")
     entries, data = {}, size - 8 - length
     for tensor, info in header.items():
-        ok = isinstance(info, dict) and isinstance(info.get("shape"), list) \
-            and all(isinstance(n, int) and not isinstance(n, bool) and 0 <= n < 1 << 40 for n in info["shape"]) \
+        shape = info.get("shape") if isinstance(info, dict) else None
+        if isinstance(shape, list) and len(shape) > MAX_DIMS:
+            raise CheckpointError(f"{name} is not a valid safetensors file (tensor {tensor!r} has {len(shape):,} "
+                                  f"dimensions, more than the {MAX_DIMS} read)")
+        ok = isinstance(shape, list) \
+            and all(isinstance(n, int) and not isinstance(n, bool) and 0 <= n < MAX_DIM for n in shape) \
             and isinstance(info.get("data_offsets"), list) and len(info["data_offsets"]) == 2 \
             and all(isinstance(n, int) and not isinstance(n, bool) for n in info["data_offsets"])
         if not ok:
@@ -87,10 +95,10 @@ def safetensors_header(path: Path) -> dict[str, tuple[str, tuple[int, ...]]]:
             raise CheckpointError(f"tensor '{tensor}' has dtype {info.get('dtype')}; expected float32, float16 "
                                   "or bfloat16")
         start, end = info["data_offsets"]
-        if not 0 <= start <= end <= data or end - start != math.prod(info["shape"]) * DTYPES[info["dtype"]]:
+        if not 0 <= start <= end <= data or end - start != math.prod(shape) * DTYPES[info["dtype"]]:
             raise CheckpointError(f"{name} is not a valid safetensors file (tensor {tensor!r} lies outside the "
                                   "file or does not fill its shape)")
-        entries[tensor] = (info["dtype"], tuple(info["shape"]))
+        entries[tensor] = (info["dtype"], tuple(shape))
     return entries
 
 
