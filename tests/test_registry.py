@@ -1,11 +1,18 @@
 """The server-wide registry of session models (transformer_core/serving/registry.py): bounds per owner and for
-the server (count and bytes), least recently used first, notes for the owners, closed owners dropped."""
+the server (count and bytes), least recently used first, notes for the owners, closed owners dropped; the
+bytes a checkpoint is counted at (its word counts against tracemalloc)."""
+import gzip
+import json
+import shutil
 import threading
+import tracemalloc
 
 import pytest
 import torch
 
-from transformer_core.serving.registry import MB, ModelRegistry, TooLarge, tensor_bytes
+from transformer_core.checkpoints import seen
+from transformer_core.checkpoints.load import load_checkpoint
+from transformer_core.serving.registry import MB, ModelRegistry, TooLarge, checkpoint_bytes, tensor_bytes
 
 
 def test_per_owner_bound_evicts_the_owners_least_recently_used():
@@ -93,3 +100,19 @@ def test_many_threads_never_break_the_bounds():
         th.join()
     count, nbytes = reg.usage()
     assert count <= 6 and nbytes <= 50
+
+
+def test_the_word_counts_are_counted_as_the_memory_they_take(toy_checkpoints, tmp_path):
+    folder = tmp_path / "model"
+    shutil.copytree(toy_checkpoints / "toy-en", folder)
+    without = checkpoint_bytes(load_checkpoint(folder))
+    words = {f"{word}{i}": 1000 + i for i in range(50_000) for word in ("word", "낱말")}     # 100,000 words
+    with gzip.open(folder / seen.WORDS, "wt", encoding="utf-8") as f:
+        json.dump({"lang": "en", "sentences": 1, "words": words}, f, ensure_ascii=False)
+    tracemalloc.start()
+    loaded = seen.load(folder / seen.WORDS)
+    measured = tracemalloc.get_traced_memory()[0]
+    tracemalloc.stop()
+    assert loaded == words
+    counted = checkpoint_bytes(load_checkpoint(folder)) - without
+    assert measured <= counted <= 3 * measured, (measured, counted)

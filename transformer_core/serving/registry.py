@@ -7,15 +7,17 @@
     registry.take_evicted(owner)                       # labels of owner's models evicted since last asked
     registry.drop_owner(owner)                         # a closed session: all its models go
 
-Bounds: per owner (a session) by count, and for the whole server by count and by bytes (the models'
-parameters and buffers).  Past a bound the least recently used models go (never the one being added),
-and their owner's labels are kept for take_evicted(), so the owner's page can say what was removed.
-An owner only holds handles; the models live here, behind one lock.  No Streamlit here: the pages
-(pages/ui/model_state.py) use the session id as the owner.  on_drop() is called (outside the lock)
-when a model leaves, however it leaves: the pages remove its uploaded files with it.
+Bounds: per owner (a session) by count, and for the whole server by count and by bytes (checkpoint_bytes:
+the models' parameters and buffers, and the Python objects a checkpoint holds, its word counts included).
+Past a bound the least recently used models go (never the one being added), and their owner's labels
+are kept for take_evicted(), so the owner's page can say what was removed.  An owner only holds handles;
+the models live here, behind one lock.  No Streamlit here: the pages (pages/ui/model_state.py) use the
+session id as the owner.  on_drop() is called (outside the lock) when a model leaves, however it leaves:
+the pages remove its uploaded files with it.
 """
 from __future__ import annotations
 
+import sys
 import threading
 import uuid
 from collections import OrderedDict
@@ -43,12 +45,28 @@ def tensor_bytes(module) -> int:
 
 
 def checkpoint_bytes(ckpt) -> int:
-    """What a loaded checkpoint keeps in memory: its tensors, and its card, examples, training record and
-    vocabulary (a Python str or dict takes several times its file's bytes: counted at 8 B a character)."""
-    text = len(ckpt.card) + len(repr(ckpt.examples)) + len(repr(ckpt.training)) + len(repr(ckpt.gold))
-    vocab = getattr(ckpt.tokenizer, "vocab", None)
-    text += len(repr(vocab)) if isinstance(vocab, dict) else 0
-    return tensor_bytes(ckpt.model) + 8 * text
+    """What a loaded checkpoint keeps in memory: its tensors, and the Python objects it holds (card, examples,
+    training record, gold alignments, decoding options, word counts, the tokenizer's vocabularies)."""
+    held = [ckpt.card, ckpt.examples, ckpt.training, ckpt.gold, ckpt.search, ckpt.words, vars(ckpt.tokenizer)]
+    return tensor_bytes(ckpt.model) + python_bytes(held)
+
+
+def python_bytes(value) -> int:
+    """Bytes of a JSON-like value (dicts, lists, tuples, str, numbers) and of everything in it: each object's
+    sys.getsizeof, rounded up to the allocator's 16-byte blocks.  A word of a word-count dict costs its str,
+    its int and its slot in the dict's table, about 130 B (tests/test_registry.py checks the sum against
+    tracemalloc).  An object met twice (a small int, a piece in two vocabularies) is counted twice: an
+    estimate from above."""
+    total, todo = 0, [value]
+    while todo:                                     # no recursion: a deep training record cannot overflow it
+        item = todo.pop()
+        total += -(-sys.getsizeof(item) // 16) * 16
+        if isinstance(item, dict):
+            todo.extend(item.keys())
+            todo.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            todo.extend(item)
+    return total
 
 
 @dataclass
