@@ -31,7 +31,7 @@ from pages.ui.widgets import escape_md, page_header
 from transformer_core.checkpoints.files import Checkpoint, CheckpointError
 from transformer_core.checkpoints.hub import cache_dir_env, from_pretrained, offline_env
 from transformer_core.checkpoints.marian import UnsupportedModel
-from transformer_core.serving.registry import TooLarge
+from transformer_core.serving.registry import NoRoom, TooLarge
 from transformer_core.checkpoints.upload import (MB, UploadError, UploadLimits, checkpoint_error_kind, load_upload, mb,
                                                  sweep_stale)
 
@@ -126,8 +126,9 @@ def forget(key: str) -> None:
 
 
 def remember(ckpt: Checkpoint, label: str, **info) -> str:
-    """Keep ckpt for this session and make it active; the registry may evict the least recently used
-    models (this session's first, beyond its own bound).  Its uploaded folder is removed when it goes."""
+    """Keep ckpt for this session and make it active; the registry may evict this session's least recently
+    used models, then those of sessions past their fair share, or refuse it (NoRoom).  Its uploaded folder is
+    removed when it goes."""
     folder = info.get("folder")
     if folder and Path(folder).resolve().is_relative_to(session_dir().resolve()):
         on_drop = lambda: shutil.rmtree(folder, ignore_errors=True)     # noqa: E731
@@ -185,12 +186,15 @@ def error_text(err: Exception) -> tuple[str, str]:
         head = t(f"models.ckpt.{checkpoint_error_kind(err)}")
     elif isinstance(err, TooLarge):
         head = t("models.err.server_full", size_mb=mb(err.nbytes), limit_mb=mb(err.max_bytes))
+    elif isinstance(err, NoRoom):
+        head = t("models.err.no_room", size_mb=mb(err.nbytes), share_mb=mb(err.share_bytes), sessions=err.owners)
     else:
         head = t("models.err.unexpected")
     active = model_state.active_key()
     kept = t("models.err.kept", label=escape_md(dict(model_state.model_choices()).get(active, active))) if active \
         else t("models.err.kept_none")
-    detail = str(err) if isinstance(err, (UploadError, CheckpointError, TooLarge)) else f"{type(err).__name__}: {err}"
+    detail = str(err) if isinstance(err, (UploadError, CheckpointError, TooLarge, NoRoom)) \
+        else f"{type(err).__name__}: {err}"
     detail = " ".join(detail.replace("`", "'").split())          # one line: it is shown as an inline code span
     return f"{head} {kept}", detail[:600] + ("…" if len(detail) > 600 else "")
 

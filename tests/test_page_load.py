@@ -1,5 +1,6 @@
-"""Shared resources under AppTest: the server-wide registry of uploaded models (an evicted model named
-to its owner in both languages, its files removed; a model larger than the server's bound refused),
+"""Shared resources under AppTest: the server-wide registry of uploaded models (a session past its fair
+share evicted for a newcomer, named to its owner in both languages, its files removed; a model that would
+push out a session within its share refused, and one larger than the server's bound),
 closed sessions reaped, and the compute pool's "server is busy" instead of a hang (full queue, time limit).
 
 AppTest gives every session the same session id, so here each AppTest session owns its models under a
@@ -16,7 +17,9 @@ from streamlit.testing.v1 import AppTest
 
 from apppages import open_app
 from pages.ui import model_state, sentence
-from transformer_core.serving.registry import MB, ModelRegistry
+from transformer_core.checkpoints.files import CARD
+from transformer_core.checkpoints.load import load_checkpoint
+from transformer_core.serving.registry import ModelRegistry, checkpoint_bytes
 from transformer_core.serving.workpool import Busy, WorkPool
 from test_page_models import ROOT, active, errors, tr, upload, zip_of
 from test_upload import tiny_disk  # noqa: F401 - a fixture: a 64 kB filesystem
@@ -58,16 +61,19 @@ def staged(env) -> int:
     return len(list((env / "uploads").glob("atlas-session-*/atlas-upload-*")))
 
 
+def toy_bytes(folder) -> int:
+    """What the registry counts for the toy model in folder."""
+    return checkpoint_bytes(load_checkpoint(folder))
+
+
 @pytest.mark.parametrize("lang", ["ko", "en"])
-def test_the_server_bound_evicts_the_least_recently_used_and_tells_its_owner(lang, folder, env, monkeypatch):
-    reg = registry(monkeypatch, per_owner=3, max_models=2, max_bytes=64 * MB)
+def test_a_session_past_its_share_is_evicted_for_a_newcomer_and_told(lang, folder, env, monkeypatch):
+    reg = registry(monkeypatch, per_owner=3, max_models=24, max_bytes=toy_bytes(folder) * 3 // 2)
     first = upload(open_page(lang), [("first-model.zip", zip_of(folder, prefix="first-model/"))])
-    assert active(first).endswith("first-model")
+    assert active(first).endswith("first-model")                # alone: the whole server is its share
     other = open_page(lang)
-    upload(other, [("b.zip", zip_of(folder, prefix="b/"))])
-    assert reg.usage()[0] == 2 and staged(env) == 2 and not first.warning
-    upload(other, [("c.zip", zip_of(folder, prefix="c/"))])     # a third model: first's is the least recently used
-    assert reg.usage()[0] == 2 and staged(env) == 2             # its files went with it
+    upload(other, [("b.zip", zip_of(folder, prefix="b/"))])    # two sessions: first's model is past its half
+    assert reg.usage()[0] == 1 and staged(env) == 1             # its files went with it
     first.run()
     notice = [w.value for w in first.warning]
     assert notice == [tr("model.evicted", lang, labels="first\\-model")], notice
@@ -76,7 +82,20 @@ def test_the_server_bound_evicts_the_least_recently_used_and_tells_its_owner(lan
     first.run()
     assert not first.warning                                    # said once
     assert [w.value for w in other.run().warning] == []         # the other session lost nothing
-    assert active(other).endswith("c")
+    assert active(other).endswith("b")
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_a_model_that_would_push_out_a_session_within_its_share_is_refused(lang, folder, env, monkeypatch):
+    size = toy_bytes(folder)
+    reg = registry(monkeypatch, per_owner=3, max_models=24, max_bytes=size * 21 // 10)
+    first = upload(open_page(lang), [("first-model.zip", zip_of(folder, prefix="first-model/"))])
+    (folder / CARD).write_text("x" * (size // 2))              # half as large again: past the other half
+    other = upload(open_page(lang), [("big.zip", zip_of(folder, prefix="big/"))])
+    head = tr("models.err.no_room", lang, size_mb="§", share_mb="§", sessions=2).split("§")[0]
+    assert errors(other)[0].startswith(head), errors(other)
+    assert active(other).startswith("bundled:") and staged(env) == 1
+    assert reg.usage()[0] == 1 and active(first.run()).endswith("first-model") and not first.warning
 
 
 def test_a_model_larger_than_the_server_bound_is_refused_and_its_files_removed(folder, env, monkeypatch):

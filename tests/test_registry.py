@@ -1,6 +1,7 @@
 """The server-wide registry of session models (transformer_core/serving/registry.py): bounds per owner and for
-the server (count and bytes), least recently used first, notes for the owners, closed owners dropped; the
-bytes a checkpoint is counted at (its word counts against tracemalloc)."""
+the server (count and bytes), fair shares (an owner evicts its own models, then those of owners past their
+share, or is refused), notes for the owners, closed owners dropped; the bytes a checkpoint is counted at
+(its word counts against tracemalloc)."""
 import gzip
 import json
 import shutil
@@ -12,7 +13,8 @@ import torch
 
 from transformer_core.checkpoints import seen
 from transformer_core.checkpoints.load import load_checkpoint
-from transformer_core.serving.registry import MB, ModelRegistry, TooLarge, checkpoint_bytes, tensor_bytes
+from transformer_core.serving.registry import (MAX_EVICTED_NOTES, MB, ModelRegistry, NoRoom, TooLarge,
+                                              checkpoint_bytes, tensor_bytes)
 
 
 def test_per_owner_bound_evicts_the_owners_least_recently_used():
@@ -36,19 +38,55 @@ def test_asking_whether_a_model_is_held_does_not_mark_it_used():
     assert a not in reg and b in reg            # a was still the least recently used
 
 
-def test_server_bounds_by_count_and_bytes_evict_across_owners():
+def test_server_bounds_by_count_and_bytes_evict_across_owners_past_their_share():
     reg = ModelRegistry(per_owner=5, max_models=3, max_bytes=10)
     h1 = reg.add("s1", "one", 1, 3)
     h2 = reg.add("s2", "two", 2, 3)
     h3 = reg.add("s3", "three", 3, 3)
-    h4 = reg.add("s4", "four", 4, 1)            # a 4th model: the least recently used (s1's) goes
+    h4 = reg.add("s4", "four", 4, 1)            # 4 sessions, 3/4 of a model each: all past it, s1's least recently used
     assert reg.get(h1) is None and reg.usage() == (3, 7)
     assert reg.take_evicted("s1") == ["one"]
     reg.get(h2)                                 # s2 used: s3's is now the least recently used
-    big = reg.add("s5", "big", 5, 7)            # 4 models, 14 > 10 bytes: s3's, then s4's go
-    assert reg.get(h3) is None and reg.get(h4) is None and reg.get(h2) == 2 and reg.get(big) == 5
-    assert reg.usage() == (2, 10)
-    assert reg.take_evicted("s3") == ["three"] and reg.take_evicted("s4") == ["four"]
+    h5 = reg.add("s5", "five", 5, 3)            # s3's goes; then 3 sessions, a model each: s4 and s2 within their share
+    assert reg.get(h3) is None and reg.get(h4) == 4 and reg.get(h2) == 2 and reg.get(h5) == 5
+    assert reg.usage() == (3, 7)
+    assert reg.take_evicted("s3") == ["three"] and reg.take_evicted("s4") == []
+
+
+def test_one_session_adding_model_after_model_pushes_out_no_one_within_their_share():
+    reg = ModelRegistry()                       # 3 models a session; 24 models and 1,024 MB for the server
+    class_models = {f"s{i}": reg.add(f"s{i}", f"homework {i}", i, 100 * MB) for i in range(7)}
+    for j in range(100):                        # the 8th session, upload after upload (50 to 130 MB)
+        reg.add("hog", f"m{j}", j, (50 + j % 5 * 20) * MB)
+    assert [reg.get(h) for h in class_models.values()] == list(range(7))
+    assert all(reg.take_evicted(owner) == [] for owner in class_models)
+    assert len(reg.take_evicted("hog")) == MAX_EVICTED_NOTES and reg.usage()[1] <= reg.max_bytes
+
+
+def test_the_session_furthest_past_its_share_is_evicted_for_a_newcomer():
+    reg = ModelRegistry(per_owner=3, max_models=24, max_bytes=1200)
+    within = reg.add("within", "w", "W", 200)                       # the least recently used model
+    past = [reg.add("past", f"p{i}", i, 200) for i in range(2)]
+    furthest = [reg.add("furthest", f"f{i}", i, 200) for i in range(3)]
+    new = reg.add("new", "n", "N", 200)         # 4 sessions, 300 bytes each: furthest (600) before past (400)
+    assert reg.get(new) == "N" and reg.get(within) == "W" and [reg.get(h) for h in past] == [0, 1]
+    assert [reg.get(h) for h in furthest] == [None, 1, 2] and reg.take_evicted("furthest") == ["f0"]
+    second = reg.add("new", "n2", "N2", 200)    # full again: the newcomer's own model goes first
+    assert reg.get(second) == "N2" and reg.get(new) is None and reg.take_evicted("new") == ["n"]
+    assert reg.take_evicted("within") == [] and reg.take_evicted("past") == []
+
+
+def test_a_model_that_fits_only_by_evicting_sessions_within_their_share_is_refused_and_nothing_goes():
+    reg = ModelRegistry(per_owner=3, max_models=24, max_bytes=1000)
+    others = [reg.add("a", "a", "A", 300), reg.add("b", "b", "B", 300)]
+    small = reg.add("c", "small", "S", 100)
+    with pytest.raises(NoRoom, match="3 sessions hold models") as info:
+        reg.add("c", "big", "X", 450)           # 3 sessions, 333 bytes each: a and b are within theirs
+    assert isinstance(info.value, ValueError) and (info.value.nbytes, info.value.share_bytes) == (450, 333)
+    assert [reg.get(h) for h in (*others, small)] == ["A", "B", "S"] and reg.usage() == (3, 700)
+    assert reg.take_evicted("a") == reg.take_evicted("b") == reg.take_evicted("c") == []
+    reg.add("c", "fits", "F", 400)              # within what c's own model leaves: it replaces it
+    assert reg.get(small) is None and reg.usage() == (3, 1000)
 
 
 def test_a_model_larger_than_the_server_bound_is_refused_and_nothing_goes():
@@ -106,7 +144,7 @@ def test_the_word_counts_are_counted_as_the_memory_they_take(toy_checkpoints, tm
     folder = tmp_path / "model"
     shutil.copytree(toy_checkpoints / "toy-en", folder)
     without = checkpoint_bytes(load_checkpoint(folder))
-    words = {f"{word}{i}": 1000 + i for i in range(50_000) for word in ("word", "낱말")}     # 100,000 words
+    words = {f"{word}{i}": 1000 + i for i in range(50_000) for word in ("word", "낱말")}  # 100,000 words
     with gzip.open(folder / seen.WORDS, "wt", encoding="utf-8") as f:
         json.dump({"lang": "en", "sentences": 1, "words": words}, f, ensure_ascii=False)
     tracemalloc.start()

@@ -2,7 +2,7 @@
 
 Bundled checkpoints (folders under checkpoints/) load once per process with st.cache_resource and
 are shared by every session.  Uploaded or Hub checkpoints are held in REGISTRY (transformer_core/
-registry.py: bounded per session, and for the server by count and bytes, least recently used evicted);
+registry.py: bounded per session, and for the server by count and bytes, each session within a fair share);
 a session keeps only their handles, under its own session id, so no other session can see them.
 A model evicted to make room is named to its owner on its next run (evicted_notice()); a closed
 session's models and files go a grace period after it disconnects (reap_closed_sessions()).
@@ -115,8 +115,9 @@ def choose_bundled(name: str) -> None:
 
 
 def add_session_model(ckpt: Checkpoint, label: str, on_drop: Callable[[], None] | None = None) -> str:
-    """Keep ckpt for this session (REGISTRY may evict others, this session's least recently used first;
-    registry.TooLarge if it can never fit) and make it active; on_drop runs when it leaves."""
+    """Keep ckpt for this session (REGISTRY may evict this session's least recently used models, then
+    those of sessions past their fair share; registry.TooLarge if it can never fit, registry.NoRoom if it
+    cannot fit fairly) and make it active; on_drop runs when it leaves."""
     handle = REGISTRY.add(owner(), label, ckpt, checkpoint_bytes(ckpt), on_drop)
     key = f"{SESSION}{handle[:8]}:{label}"
     session_models()[key] = (label, handle)

@@ -1,7 +1,7 @@
 """The models sessions loaded themselves (uploads, Hub pulls), held once for the whole server.
 
     registry = ModelRegistry(per_owner=3, max_models=24, max_bytes=1024 * MB)   # or ModelRegistry.from_env()
-    handle = registry.add(owner, label, ckpt, nbytes, on_drop)   # may evict others; TooLarge if it never fits
+    handle = registry.add(owner, label, ckpt, nbytes, on_drop)   # may evict; TooLarge, NoRoom if it cannot fit
     registry.get(handle)                               # the model, or None once evicted (marks it used)
     handle in registry                                 # still held? (does not mark it used)
     registry.take_evicted(owner)                       # labels of owner's models evicted since last asked
@@ -9,18 +9,27 @@
 
 Bounds: per owner (a session) by count, and for the whole server by count and by bytes (checkpoint_bytes:
 the models' parameters and buffers, and the Python objects a checkpoint holds, its word counts included).
-Past a bound the least recently used models go (never the one being added), and their owner's labels
-are kept for take_evicted(), so the owner's page can say what was removed.  An owner only holds handles;
-the models live here, behind one lock.  No Streamlit here: the pages (pages/ui/model_state.py) use the
-session id as the owner.  on_drop() is called (outside the lock) when a model leaves, however it leaves:
-the pages remove its uploaded files with it.
+
+Fair shares: with n owners holding models (the one adding included), an owner's share is max_models / n
+models and max_bytes / n bytes.  A model that does not fit first evicts its own owner's models, least
+recently used first (as the per_owner bound does); then, one at a time, the least recently used model of
+the owner furthest past its share (by the larger of its models / max_models * n and its bytes /
+max_bytes * n).  An owner within its share is never evicted for another's model.  If the model still does
+not fit, every other owner is within its share, which can happen only for a model larger than a share of
+the bytes: the add is refused (NoRoom) and nothing is evicted.  So one session uploading model after
+model only replaces its own.
+
+Evicted models' labels are kept for take_evicted(), so the owner's page can say what was removed.  An
+owner only holds handles; the models live here, behind one lock.  No Streamlit here: the pages
+(pages/ui/model_state.py) use the session id as the owner.  on_drop() is called (outside the lock) when a
+model leaves, however it leaves: the pages remove its uploaded files with it.
 """
 from __future__ import annotations
 
 import sys
 import threading
 import uuid
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -37,6 +46,15 @@ class TooLarge(ValueError):
         super().__init__(f"the model needs {nbytes / MB:.0f} MB, more than the {max_bytes / MB:.0f} MB "
                          "this server keeps for uploaded models in all")
         self.nbytes, self.max_bytes = nbytes, max_bytes
+
+
+class NoRoom(ValueError):
+    """A model that fits only by evicting models of other owners within their fair share."""
+
+    def __init__(self, nbytes: int, share_bytes: int, owners: int):
+        super().__init__(f"the model needs {nbytes / MB:.0f} MB; {owners} sessions hold models, so a session's share "
+                         f"is {share_bytes / MB:.0f} MB, and the other sessions are within theirs")
+        self.nbytes, self.share_bytes, self.owners = nbytes, share_bytes, owners
 
 
 def tensor_bytes(module) -> int:
@@ -96,13 +114,9 @@ class ModelRegistry:
         if nbytes > self.max_bytes:
             raise TooLarge(nbytes, self.max_bytes)
         handle = uuid.uuid4().hex
-        gone = []
         with self._lock:
+            gone = [self._evict(h) for h in self._room_for(owner, nbytes)]
             self._entries[handle] = _Entry(owner, label, value, nbytes, on_drop)
-            while sum(e.owner == owner for e in self._entries.values()) > self.per_owner:
-                gone.append(self._evict(next(h for h, e in self._entries.items() if e.owner == owner and h != handle)))
-            while len(self._entries) > self.max_models or self._bytes() > self.max_bytes:
-                gone.append(self._evict(next(h for h in self._entries if h != handle)))
         _dropped(gone)
         return handle
 
@@ -147,6 +161,35 @@ class ModelRegistry:
 
     def _bytes(self) -> int:
         return sum(e.nbytes for e in self._entries.values())
+
+    def _room_for(self, owner: str, nbytes: int) -> list[str]:
+        """The models to evict for owner's new model of nbytes (the module's rule), or NoRoom."""
+        kept = dict(self._entries)                              # least recently used first
+
+        def fits() -> bool:
+            return len(kept) < self.max_models and sum(e.nbytes for e in kept.values()) + nbytes <= self.max_bytes
+
+        own = [h for h, e in kept.items() if e.owner == owner]
+        while own and (len(own) >= self.per_owner or not fits()):
+            del kept[own.pop(0)]
+        while not fits():                                       # owner holds no other model now
+            owners = len({e.owner for e in kept.values()}) + 1
+            worst, past = self._furthest_past_share(kept, owners)
+            if past <= 1:
+                raise NoRoom(nbytes, self.max_bytes // owners, owners)
+            del kept[next(h for h, e in kept.items() if e.owner == worst)]
+        return [h for h in self._entries if h not in kept]
+
+    def _furthest_past_share(self, kept: dict[str, _Entry], owners: int) -> tuple[str, float]:
+        """The owner in kept furthest past its share, and how far (past it: above 1); of equals, the one
+        whose oldest model was used least recently."""
+        count, size = Counter(), Counter()
+        for e in kept.values():
+            count[e.owner] += 1
+            size[e.owner] += e.nbytes
+        past = {o: max(count[o] * owners / self.max_models, size[o] * owners / self.max_bytes) for o in count}
+        worst = max(past, key=past.get)
+        return worst, past[worst]
 
     def _evict(self, handle: str) -> _Entry:
         entry = self._entries.pop(handle)
