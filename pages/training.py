@@ -16,9 +16,9 @@ import torch
 from pages.ui import figures, model_state
 from pages.ui.i18n import t
 from pages.ui.sentence import kind_label
-from pages.ui.widgets import latex, page_header, show_figure
+from pages.ui.widgets import escape_md, latex, page_header, show_figure
 from transformer_core.explainer import explain, history
-from transformer_core.checkpoints.files import HISTORY
+from transformer_core.checkpoints.files import HISTORY, CheckpointError
 from transformer_core.training.schedule import lrate
 from transformer_core.training.smoothing import (best_confidence, confident_prediction, cross_entropy,
                                                  loss_vs_confidence, smoothed_targets)
@@ -281,7 +281,11 @@ def history_view(folder: Path, log: TrainLog) -> None:
         st.info(t("training.hist.none"))
         return
     st.markdown(t("training.hist.explain"))
-    hist = cached_history(str(path), path.stat().st_mtime)
+    try:
+        hist = cached_history(str(path), path.stat().st_mtime)
+    except CheckpointError as err:                  # not the file train.py writes: why, in a line
+        st.warning(t("training.hist.invalid", why=escape_md(str(err)[:300])))
+        return
     if hist is None or not hist.steps:
         st.warning(t("training.hist.unreadable"))
         return

@@ -421,6 +421,25 @@ def test_training_page_follows_the_chosen_model():
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
+def test_training_says_why_a_malformed_attention_history_is_not_shown(tmp_path, monkeypatch, lang):
+    """A probe without its other fields (history.load refuses it): a translated warning, not a traceback."""
+    from safetensors.numpy import save_file
+
+    from transformer_core.checkpoints.files import HISTORY
+
+    folder = tmp_path / "checkpoints" / "tiny"
+    folder.mkdir(parents=True)
+    (folder / "train_log.jsonl").write_text(json.dumps({"step": 50, "lr": 1e-4, "loss": 5.0}) + "\n")
+    save_file({}, str(folder / HISTORY), metadata={"history": json.dumps({"steps": [0], "probes": [{"src": "x"}]})})
+    monkeypatch.setenv("ATLAS_ROOT", str(tmp_path))
+    at = open_page("training", lang)
+    pick_log(at, "tiny")
+    assert not at.exception
+    headline = load(lang)["training.hist.invalid"].split("{")[0]
+    assert [w.value for w in at.warning if w.value.startswith(headline) and "probe 0 is not" in w.value]
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
 def test_hangul_into_the_english_reader_is_named_and_not_shown_as_a_translation(lang):
     """en→ko reads English only: a Korean sentence gets the real reason (a script it never read as a
     source), and what the decoder writes is shown struck through as not a translation."""

@@ -6,18 +6,21 @@ The run folder (and the exported checkpoint) gets attention_history.safetensors:
   dec_self, cross; the same shapes at every step: the reference, not the model's own output, is fed);
   metadata "history": JSON {"steps": [...], "probes": [{"src", "ref", "src_pieces", "tgt_pieces"}]}.
 At 7.6M parameters and a few probes of ~10 pieces it is ~5 KB a record; MAX_RECORDS bounds it.
+load() reads back only a file of that form (each field, shape, dtype and value checked), else CheckpointError.
 """
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 
 import numpy as np
 import torch
+from safetensors import SafetensorError, safe_open
 from safetensors.numpy import load_file, save_file
 
-from ..checkpoints.files import HISTORY
+from ..checkpoints.files import HISTORY, CheckpointError
+from ..checkpoints.validate import safetensors_header
 from .explain import ATTENTION_KINDS, teacher_forced_attention
 from ..model.transformer import Transformer
 from ..model.tokenizer import Tokenizer
@@ -98,15 +101,81 @@ def save(history: History, path: Path) -> None:
 
 
 def load(path: Path) -> History | None:
-    """The history in a run or checkpoint folder's file, or None when there is none (or it is too large)."""
+    """The history in a run or checkpoint folder's file, or None when there is none (or it is too large).
+    CheckpointError when the file is not what save() writes: its header, metadata, tensor names, shapes,
+    dtypes and values are checked before a History is made of it."""
     path = Path(path)
     if not path.is_file() or path.stat().st_size > MAX_BYTES:
         return None
-    from safetensors import safe_open
-    with safe_open(str(path), "np") as f:
-        meta = json.loads(f.metadata()["history"])
-    tensors = load_file(str(path))
-    probes = [Probe(**p) for p in meta["probes"]]
-    weights = [{kind: tensors[f"{i}.{kind}"].astype(np.float32) for kind in ATTENTION_KINDS
-                if f"{i}.{kind}" in tensors} for i in range(len(probes))]
-    return History(meta["steps"], probes, weights)
+    header = safetensors_header(path)               # {name: (dtype, shape)}: sane, and nothing read yet
+    try:
+        with safe_open(str(path), "np") as f:
+            steps, probes = _read_meta((f.metadata() or {}).get("history"))
+        _check_header(header, steps, probes)
+        tensors = load_file(str(path))              # {"{i}.{kind}": (N, L, h, Tq, Tk) float16}
+    except SafetensorError as err:
+        raise CheckpointError(f"{HISTORY} is not a valid safetensors file ({err})") from None
+    weights = [{} for _ in probes]
+    for name, w in tensors.items():
+        if not (np.isfinite(w).all() and (w >= 0).all() and (w <= 1).all()):
+            raise CheckpointError(f"{HISTORY}: tensor {name!r} holds values that are not attention weights "
+                                  "(NaN, infinite, or outside 0 … 1)")
+        i, kind = name.split(".")
+        weights[int(i)][kind] = w.astype(np.float32)
+    return History(steps, probes, weights)
+
+
+PROBE_FIELDS = [field.name for field in fields(Probe)]
+
+
+def _read_meta(text: str | None) -> tuple[list[int], list[Probe]]:
+    """The steps and probes of the metadata "history" (see the module's docstring), or CheckpointError."""
+    if text is None:
+        raise CheckpointError(f"{HISTORY} has no \"history\" metadata")
+    try:
+        meta = json.loads(text)
+    except (ValueError, RecursionError) as err:      # ValueError: also a number of over 4,300 digits
+        raise CheckpointError(f"{HISTORY}: its metadata is not valid JSON ({err})") from None
+    if not isinstance(meta, dict) or set(meta) != {"steps", "probes"}:
+        raise CheckpointError(f"{HISTORY}: its metadata is not {{\"steps\": [...], \"probes\": [...]}}")
+    steps, probes = meta["steps"], meta["probes"]
+    if not (_numbers(steps) and len(steps) <= MAX_RECORDS):
+        raise CheckpointError(f"{HISTORY}: its steps are not a list of at most {MAX_RECORDS} whole numbers ≥ 0")
+    if not isinstance(probes, list):
+        raise CheckpointError(f"{HISTORY}: its probes are not a list")
+    for i, p in enumerate(probes):
+        ok = isinstance(p, dict) and set(p) == set(PROBE_FIELDS) and isinstance(p["src"], str) \
+            and isinstance(p["ref"], str) and _numbers(p["src_ids"]) and _numbers(p["out_ids"]) \
+            and _strings(p["src_pieces"]) and _strings(p["tgt_pieces"]) and len(p["src_ids"]) > 0 \
+            and len(p["src_pieces"]) == len(p["src_ids"]) and len(p["tgt_pieces"]) == len(p["out_ids"]) + 1
+        if not ok:
+            raise CheckpointError(f"{HISTORY}: probe {i} is not {{{', '.join(PROBE_FIELDS)}}} with a piece for "
+                                  "each id (the target's: BOS and each output id)")
+    return steps, [Probe(**p) for p in probes]
+
+
+def _numbers(value) -> bool:
+    return isinstance(value, list) and all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in value)
+
+
+def _strings(value) -> bool:
+    return isinstance(value, list) and all(isinstance(s, str) for s in value)
+
+
+def _check_header(header: dict[str, tuple[str, tuple[int, ...]]], steps: list[int], probes: list[Probe]) -> None:
+    """Every probe has one float16 tensor of each kind (none when nothing was recorded): (N, L, h, Tq, Tk),
+    N records, at least one layer and head, as many of them for every probe, Tq and Tk the probe's pieces
+    (enc_self (S, S), dec_self (T, T), cross (T, S))."""
+    names = {f"{i}.{kind}" for i in range(len(probes)) for kind in ATTENTION_KINDS} if steps else set()
+    if set(header) != names:
+        raise CheckpointError(f"{HISTORY}: its tensors are not '{{probe}}.{{kind}}', one of each kind "
+                              f"({', '.join(ATTENTION_KINDS)}) for each of its {len(probes)} probes")
+    for name, (dtype, shape) in header.items():
+        i, kind = name.split(".")
+        s, t = len(probes[int(i)].src_pieces), len(probes[int(i)].tgt_pieces)
+        query_key = {"enc_self": (s, s), "dec_self": (t, t), "cross": (t, s)}[kind]
+        first = header[f"0.{kind}"][1]                      # probe 0's: the same layers and heads for every probe
+        if dtype != "F16" or len(shape) != 5 or shape[0] != len(steps) or min(shape[1:3]) < 1 \
+                or shape[1:3] != first[1:3] or shape[3:] != query_key:
+            raise CheckpointError(f"{HISTORY}: tensor {name!r} is {dtype} {shape}; expected F16 ({len(steps)}, "
+                                  f"layers, heads, {query_key[0]}, {query_key[1]}) with probe 0's layers and heads")
