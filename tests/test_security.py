@@ -398,6 +398,22 @@ def test_a_hub_error_names_no_server_path(folder, tmp_path):
     assert str(tmp_path) not in str(info.value)
 
 
+def test_no_traceback_reaches_a_visitor():
+    """client.showErrorDetails "none", for `make run` (.streamlit/config.toml) and in the image (which gets
+    that file and sets the same through STREAMLIT_* variables): an uncaught error shows a generic notice."""
+    import re
+    import tomllib
+
+    from streamlit.config import ShowErrorDetailsConfigOptions
+
+    from security_probe import ROOT
+
+    config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text(encoding="utf-8"))
+    assert config["client"]["showErrorDetails"] == ShowErrorDetailsConfigOptions.NONE
+    assert "!.streamlit/config.toml" in (ROOT / ".dockerignore").read_text().split()
+    assert re.search(r"^\s*STREAMLIT_CLIENT_SHOW_ERROR_DETAILS=none\b", (ROOT / "Dockerfile").read_text(), re.M)
+
+
 # --- 5. Hub calls that never answer ------------------------------------------------------------------
 
 def test_a_hub_pull_that_does_not_answer_gives_up_at_its_deadline():
