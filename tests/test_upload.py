@@ -557,8 +557,13 @@ def test_cli_pull_offline_and_push_offline(folder, tmp_path, capsys):
     out = tmp_path / "pulled"
     assert hub.main(["pull", "user/repo", "--cache-dir", str(cache), "--offline", "--to", str(out)]) == 0
     printed = capsys.readouterr().out
-    assert "user/repo: d_model=32" in printed and f"copied to {out}" in printed
-    assert sorted(p.name for p in out.iterdir()) == sorted(p.name for p in folder.iterdir())
+    assert "user/repo: d_model=32" in printed and f"prepared {out}: float32" in printed
+    assert sorted(p.name for p in out.iterdir()) == sorted([p.name for p in folder.iterdir()] + ["prepared.json"])
+    assert json.loads((out / "prepared.json").read_text())["source"] == "user/repo"
+    quantized = tmp_path / "pulled-int8"
+    assert hub.main(["pull", "user/repo", "--cache-dir", str(cache), "--offline", "--to", str(quantized), "--int8"]) == 0
+    assert f"prepared {quantized}: int8" in capsys.readouterr().out
+    assert load_checkpoint(quantized).model.embedding.scheme == "int8"
     assert hub.main(["pull", "user/nothing", "--cache-dir", str(cache), "--offline"]) == 1
     assert capsys.readouterr().err == ("error: 'user/nothing' is not in the local Hugging Face cache "
                                        "and the Hub cannot be reached\n")

@@ -12,6 +12,7 @@ COMMANDS = {  # command -> the module whose main() runs it
     "attribution": "transformer_core.explainer.attribution",
     "alignment": "transformer_core.explainer.alignment",
     "hub": "transformer_core.checkpoints.hub",
+    "quantize": "transformer_core.checkpoints.prepare",
     "model_card": "transformer_core.checkpoints.model_card",
     "seen": "transformer_core.checkpoints.seen",
 }

@@ -16,9 +16,10 @@ CONFIG, WEIGHTS, TOKENIZER, LOG, CARD, EXAMPLES, TRAINING, HISTORY = (
     "training.json",  # train.py's record (args, data manifest, results) the card is made from
     "attention_history.safetensors")  # the probe set's attention at every validation (history.py)
 GOLD = "gold_alignments.tsv"   # src, tgt, Pharaoh links: generated pairs with their gold word alignment
+PREPARED = "prepared.json"     # a folder prepared for a school (prepare.py): its name, quantization, speed
 MAX_GOLD_BYTES = 1 << 20
 REQUIRED = (CONFIG, WEIGHTS, TOKENIZER)
-FILES = (*REQUIRED, LOG, CARD, EXAMPLES, TRAINING, HISTORY, GOLD, seen.WORDS)
+FILES = (*REQUIRED, LOG, CARD, EXAMPLES, TRAINING, HISTORY, GOLD, seen.WORDS, PREPARED)
 MB = 1 << 20
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import torch
 from safetensors.torch import load_file, save_file
 
-from . import seen
+from . import quantized, seen
 from .files import (CARD, CONFIG, EXAMPLES, GOLD, MAX_GOLD_BYTES, REQUIRED, TOKENIZER, TRAINING, WEIGHTS, Checkpoint,
                     CheckpointError)
 from .validate import check_names_and_shapes, check_state, read_json, read_safetensors, safetensors_header
@@ -79,18 +79,24 @@ def load_folder(folder: Path, data: dict) -> Checkpoint:
         if getattr(config, name) != value:
             raise CheckpointError(f"vocabulary mismatch: {TOKENIZER} has {name} = {value}, "
                                   f"{CONFIG} says {getattr(config, name)}")
-    expected = state_shapes(config)
-    header = safetensors_header(folder / WEIGHTS)
-    check_names_and_shapes({name: shape for name, (_, shape) in header.items()}, expected, WEIGHTS)
-    state = read_safetensors(folder / WEIGHTS)
-    check_state(state, expected)
-    model = Transformer(config)
-    model.load_state_dict(state)
-    del state
-    model.eval()
+    quantization = quantized.scheme(folder)
+    model = quantized.load_model(folder / WEIGHTS, config, quantization) if quantization \
+        else _float_model(folder / WEIGHTS, config)
     card = (folder / CARD).read_text(encoding="utf-8", errors="replace") if (folder / CARD).is_file() else ""
     return Checkpoint(folder, config, model, tokenizer, card, read_examples(folder / EXAMPLES),
                       read_training(folder / TRAINING), read_gold(folder / GOLD), words=seen.load(folder / seen.WORDS))
+
+
+def _float_model(path: Path, config: ModelConfig) -> Transformer:
+    """The model of a float32 (or 16-bit) weights file, checked from its header before it is read."""
+    expected = state_shapes(config)
+    header = safetensors_header(path)
+    check_names_and_shapes({name: shape for name, (_, shape) in header.items()}, expected, WEIGHTS)
+    state = read_safetensors(path)
+    check_state(state, expected)
+    model = Transformer(config)
+    model.load_state_dict(state)
+    return model.eval()
 
 
 def read_examples(path: Path) -> list[dict]:

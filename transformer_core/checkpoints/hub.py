@@ -1,12 +1,12 @@
 """Checkpoints on the Hugging Face Hub: a small CLI, and the guarded loader the Models page uses.
 
     python -m transformer_core hub push checkpoints/my-model user/my-model [--private] [--token T]
-    python -m transformer_core hub pull user/my-model [--revision R] [--cache-dir D] [--offline] [--to DIR]
+    python -m transformer_core hub pull user/my-model [--revision R] [--cache-dir D] [--offline] [--to DIR [--int8|--bf16]]
 
 push validates the folder (load_checkpoint) and uploads only the checkpoint's files (needs a token:
 `hf auth login`, HF_TOKEN or --token).  pull downloads into the Hugging Face cache (or, with --offline
-or HF_HUB_OFFLINE=1, only reads it), validates, and with --to copies the files into a folder, e.g. under
-checkpoints/ so the app bundles it.
+or HF_HUB_OFFLINE=1, only reads it), validates, and with --to prepares it in a folder of the app's model
+folders (prepare.py), quantized with --int8 or --bf16: e.g. --to models/enko-big --int8.
 
 A repo from the Hub is as untrusted as an upload: the revision must be a commit id or a plain branch or tag
 name (it becomes a file name in the cache), every call has a timeout, from_pretrained checks the file
@@ -31,6 +31,7 @@ from . import marian
 from .files import FILES, WEIGHTS, Checkpoint, CheckpointError
 from .validate import file_cap
 from .load import load_checkpoint
+from .prepare import prepare
 from .upload import UploadError, UploadLimits, load_checked, mb
 
 _TRUE = ("1", "true", "yes", "on")
@@ -251,9 +252,10 @@ def _pull(args) -> int:
     print(f"{args.repo_id}: d_model={ckpt.config.d_model}, h={ckpt.config.n_heads}, "
           f"N={ckpt.config.n_encoder_layers}/{ckpt.config.n_decoder_layers}, "
           f"{sum(p.numel() for p in ckpt.model.parameters()):,} parameters, in {ckpt.path}")
-    if args.to:
-        out = save_pretrained(ckpt, args.to)
-        print(f"copied to {out}")
+    if args.to:                       # prepared for a server: maybe quantized, with prepared.json (prepare.py)
+        out = prepare(ckpt, args.to, args.quantization, source=args.repo_id.strip())
+        size = sum(p.stat().st_size for p in out.iterdir()) / 2**20
+        print(f"prepared {out}: {args.quantization or 'float32'}, {size:.1f} MB")
     return 0
 
 
@@ -272,9 +274,16 @@ def main(argv=None) -> int:
     pull.add_argument("--revision", default=None, help="branch, tag or commit (default: main)")
     pull.add_argument("--cache-dir", default=None, help="Hugging Face cache dir (default: HF_HUB_CACHE or ~/.cache)")
     pull.add_argument("--offline", action="store_true", help="only the local cache (also HF_HUB_OFFLINE=1)")
-    pull.add_argument("--to", type=Path, default=None, help="also copy the checkpoint's files into this folder")
+    pull.add_argument("--to", type=Path, default=None, help="also prepare it in this new folder for the app's model "
+                      "folder (ATLAS_CHECKPOINTS_DIR), with prepared.json")
+    kind = pull.add_mutually_exclusive_group()
+    for scheme in ("int8", "bf16"):
+        kind.add_argument(f"--{scheme}", dest="quantization", action="store_const", const=scheme,
+                          help=f"with --to: store the matrices as {scheme} (faster on a CPU, a quarter or half the size)")
     pull.set_defaults(run=_pull)
     args = parser.parse_args(argv)
+    if getattr(args, "quantization", None) and not args.to:
+        parser.error("--int8 and --bf16 go with --to FOLDER")
     try:
         return args.run(args)
     except (CheckpointError, UploadError) as err:

@@ -20,6 +20,8 @@ MAX_TENSORS = 4096                         # entries in it (a Marian model of 6 
 MAX_DIMS = 8                               # dimensions of a tensor (the models here have at most 2)
 MAX_DIM = 1 << 40                          # the size of one dimension is below this
 DTYPES = {"F32": 4, "F16": 2, "BF16": 2}   # the weights' element types read, with their sizes in bytes
+QUANTIZED_DTYPES = {**DTYPES, "I8": 1}     # a quantized model's (model/quantize.py): int8 matrices too
+DTYPE_NAMES = {"F32": "float32", "F16": "float16", "BF16": "bfloat16", "I8": "int8"}
 
 
 def file_cap(name: str) -> int | None:
@@ -57,7 +59,7 @@ def read_json(path: Path, default=None):
         raise CheckpointError(f"{path.name} is not valid JSON: {err}") from None
 
 
-def safetensors_header(path: Path) -> dict[str, tuple[str, tuple[int, ...]]]:
+def safetensors_header(path: Path, dtypes: dict[str, int] = DTYPES) -> dict[str, tuple[str, tuple[int, ...]]]:
     """{tensor name: (dtype, shape)} of a safetensors file, read from its header alone (an 8-byte length,
     then JSON): at most MAX_HEADER_BYTES and MAX_TENSORS entries, float32/16 or bfloat16, each tensor's
     bytes inside the file and as large as its shape says.  The number of dimensions is checked before
@@ -91,11 +93,12 @@ def safetensors_header(path: Path) -> dict[str, tuple[str, tuple[int, ...]]]:
             and all(isinstance(n, int) and not isinstance(n, bool) for n in info["data_offsets"])
         if not ok:
             raise CheckpointError(f"{name} is not a valid safetensors file (tensor {tensor!r} is described wrongly)")
-        if info.get("dtype") not in DTYPES:
-            raise CheckpointError(f"tensor '{tensor}' has dtype {info.get('dtype')}; expected float32, float16 "
-                                  "or bfloat16")
+        if info.get("dtype") not in dtypes:
+            names = [DTYPE_NAMES[d] for d in dtypes]
+            raise CheckpointError(f"tensor '{tensor}' has dtype {info.get('dtype')}; expected "
+                                  f"{', '.join(names[:-1])} or {names[-1]}")
         start, end = info["data_offsets"]
-        if not 0 <= start <= end <= data or end - start != math.prod(shape) * DTYPES[info["dtype"]]:
+        if not 0 <= start <= end <= data or end - start != math.prod(shape) * dtypes[info["dtype"]]:
             raise CheckpointError(f"{name} is not a valid safetensors file (tensor {tensor!r} lies outside the "
                                   "file or does not fill its shape)")
         entries[tensor] = (info["dtype"], tuple(shape))

@@ -124,7 +124,10 @@ def next_log_probs(model: Transformer, x: torch.Tensor, renormalize: bool = True
     # model.generator(x) = x Eᵀ (+ the logits bias, when the config has one).  One row (greedy): x times a
     # contiguous copy of Eᵀ, ~15 % faster per greedy decode than reading E itself.  A few rows (the beams): (E xᵀ)ᵀ, as there x Eᵀ spends most of its time
     # repacking all of E (8000 × 256) on every call; E xᵀ makes beam 4 ~20 % faster.
-    if x.size(0) == 1:
+    head = model.output_head
+    if hasattr(head, "project"):                                       # quantized (quantize.py)
+        logits = head.project(x)                                       # (n, V)
+    elif x.size(0) == 1:
         logits = (x @ embedding_t(model)).float()                      # (1, V)
     else:
         logits = (model.output_weight @ x.t()).t().float()             # (n, V)

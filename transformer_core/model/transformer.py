@@ -164,9 +164,14 @@ class Transformer(nn.Module):
         return self.embedding if self.cfg.share_src_embedding else self.src_embedding
 
     @property
+    def output_head(self) -> nn.Module:
+        """The module holding the pre-softmax matrix: the shared embedding unless the config unties it."""
+        return self.embedding if self.cfg.tie_output else self.output
+
+    @property
     def output_weight(self) -> torch.Tensor:
-        """The pre-softmax matrix (V, d_model): the shared embedding unless the config unties it."""
-        return self.embedding.weight if self.cfg.tie_output else self.output.weight
+        """The pre-softmax matrix (V, d_model) (of a quantized model: dequantized, made on each call)."""
+        return self.output_head.weight
 
     def positions(self, start: int, length: int) -> torch.Tensor:
         """Positional encodings of positions start .. start+length-1.  -> (length, d_model)"""
@@ -216,7 +221,8 @@ class Transformer(nn.Module):
 
     def generator(self, x: torch.Tensor) -> torch.Tensor:
         """Pre-softmax projection, sharing the embedding matrix.  (B, T, d_model) -> (B, T, V)"""
-        logits = x @ self.output_weight.t()
+        head = self.output_head
+        logits = head.project(x) if hasattr(head, "project") else x @ head.weight.t()  # project: quantized
         return logits + self.logits_bias if self.cfg.logits_bias else logits
 
     def forward(self, src: torch.Tensor, tgt_in: torch.Tensor, probe: Probe | None = None) -> torch.Tensor:

@@ -1,0 +1,197 @@
+"""Quantized weights for fast CPU inference: the one place that says how a model is stored smaller.
+
+Two schemes, for the matrices of every Linear and Embedding (LayerNorms, biases, the logits bias and the
+positions stay float32, and so does every activation between two matrix products):
+
+  int8   W ≈ s · Q, Q an int8 matrix and s one float scale per output channel (per row of W; per token of an
+         embedding table, so one table serves the lookup and the tied pre-softmax projection).  x Wᵀ is
+         computed as CTranslate2 computes OPUS-MT on a CPU: x is quantized per row on the fly (x ≈ r · P,
+         P int8), P Qᵀ is an int8 × int8 → int32 product (torch._int_mm), then scaled by r sᵀ.
+  bf16   W stored as bfloat16, x Wᵀ computed in bfloat16 (fast where the CPU has AVX-512 BF16 or AMX).
+
+Why these kernels (benchmarks/bench_marian.py and docs/performance.md have the measurements): greedy decoding
+reads every weight once per output token, so it is bound by memory bandwidth, and int8 reads a quarter of
+float32's bytes.  torch.ao's quantize_dynamic does the same arithmetic faster but is deprecated with the
+quantized tensors it needs; torchao's int8 configurations wrap the same torch._int_mm in tensor subclasses
+and would add a dependency; torch._weight_int8pack_mm (int8 weights, float activations) was 2–5× slower
+than float32 on this CPU for more than one row.
+
+Gradients (integrated gradients and saliency differentiate with respect to the token vectors) flow through
+the dequantized weight, W = s · Q, made for that call only.
+
+    quantize_model(model, "int8")      # an in-memory float model -> the same model, quantized in place
+    quantized_shapes(cfg, "int8")      # {name: (shape, dtype)} of a quantized model's state dict
+    build_quantized(cfg, scheme, state)  # a quantized model from its state dict, no float copy ever made
+"""
+from __future__ import annotations
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from .config import ModelConfig
+from .positional import sinusoidal_encoding
+from .transformer import Transformer, state_shapes
+
+SCHEMES = ("int8", "bf16")
+STORED = {"int8": torch.int8, "bf16": torch.bfloat16}      # the matrices' dtype in each scheme
+FLOAT_ONLY = ("pos_embedding.weight",)                     # matrices kept in float32: small, and added, not multiplied
+
+
+def quantize_matrix(w: torch.Tensor, scheme: str) -> tuple[torch.Tensor, torch.Tensor | None]:
+    """(out, in) float -> (the stored matrix, its per-row scales (out,) or None for bf16)."""
+    w = w.detach().float()
+    if scheme == "bf16":
+        return w.to(torch.bfloat16), None
+    scale = (w.abs().amax(dim=1) / 127).clamp_min(1e-12)                    # (out,)
+    return torch.round(w / scale[:, None]).clamp(-127, 127).to(torch.int8), scale
+
+
+def dequantize(q: torch.Tensor, scale: torch.Tensor | None) -> torch.Tensor:
+    """The float32 matrix (out, in) the stored one stands for."""
+    return q.float() if scale is None else q.float() * scale[:, None]
+
+
+def project(x: torch.Tensor, q: torch.Tensor, scale: torch.Tensor | None) -> torch.Tensor:
+    """x Wᵀ with W stored quantized.  x: (..., in), q: (out, in) -> (..., out) float32."""
+    if torch.is_grad_enabled() and x.requires_grad:          # attribution: differentiate through W itself
+        return x @ dequantize(q, scale).t()
+    if scale is None:                                        # bf16
+        return F.linear(x.to(q.dtype), q).float()
+    rows = x.reshape(-1, x.size(-1))                         # (n, in)
+    r = (rows.abs().amax(dim=1, keepdim=True) / 127).clamp_min(1e-12)      # (n, 1) each row's scale
+    p = torch.round(rows / r).to(torch.int8)                 # (n, in)
+    y = torch._int_mm(p, q.t()).float() * r * scale          # (n, out): int32 sums, scaled back
+    return y.reshape(*x.shape[:-1], q.size(0))
+
+
+class QuantLinear(nn.Module):
+    """nn.Linear with its weight stored quantized: y = x Wᵀ + b."""
+
+    def __init__(self, in_features: int, out_features: int, scheme: str, bias: bool = True):
+        super().__init__()
+        self.in_features, self.out_features, self.scheme = in_features, out_features, scheme
+        self.weight_q = nn.Parameter(torch.empty(out_features, in_features, dtype=STORED[scheme]),
+                                     requires_grad=False)
+        self.register_buffer("scale", torch.empty(out_features) if scheme == "int8" else None)
+        self.bias = nn.Parameter(torch.empty(out_features), requires_grad=False) if bias else None
+
+    @classmethod
+    def from_float(cls, linear: nn.Linear, scheme: str) -> "QuantLinear":
+        out = cls(linear.in_features, linear.out_features, scheme, linear.bias is not None)
+        out.weight_q.data, scale = quantize_matrix(linear.weight, scheme)
+        if scale is not None:
+            out.scale = scale
+        if linear.bias is not None:
+            out.bias.data = linear.bias.detach().float().clone()
+        return out
+
+    @property
+    def weight(self) -> torch.Tensor:
+        """The dequantized weight (out, in), made on each call."""
+        return dequantize(self.weight_q, self.scale)
+
+    def project(self, x: torch.Tensor) -> torch.Tensor:
+        """x Wᵀ, without the bias: (..., in) -> (..., out)."""
+        return project(x, self.weight_q, self.scale)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        y = self.project(x)                                     # (..., out)
+        return y if self.bias is None else y + self.bias
+
+
+class QuantEmbedding(nn.Module):
+    """nn.Embedding with its table (V, d_model) stored quantized, one scale per token; project(x) = x Eᵀ
+    for a pre-softmax projection tied to it."""
+
+    def __init__(self, num_embeddings: int, embedding_dim: int, scheme: str):
+        super().__init__()
+        self.num_embeddings, self.embedding_dim, self.scheme = num_embeddings, embedding_dim, scheme
+        self.weight_q = nn.Parameter(torch.empty(num_embeddings, embedding_dim, dtype=STORED[scheme]),
+                                     requires_grad=False)
+        self.register_buffer("scale", torch.empty(num_embeddings) if scheme == "int8" else None)
+
+    @classmethod
+    def from_float(cls, embedding: nn.Embedding, scheme: str) -> "QuantEmbedding":
+        out = cls(embedding.num_embeddings, embedding.embedding_dim, scheme)
+        out.weight_q.data, scale = quantize_matrix(embedding.weight, scheme)
+        if scale is not None:
+            out.scale = scale
+        return out
+
+    @property
+    def weight(self) -> torch.Tensor:
+        return dequantize(self.weight_q, self.scale)
+
+    def forward(self, ids: torch.Tensor) -> torch.Tensor:
+        rows = self.weight_q[ids].float()                         # (..., d_model)
+        return rows if self.scale is None else rows * self.scale[ids].unsqueeze(-1)
+
+    def project(self, x: torch.Tensor) -> torch.Tensor:
+        """x Eᵀ: (..., d_model) -> (..., V)."""
+        return project(x, self.weight_q, self.scale)
+
+
+def scheme_of(model: Transformer) -> str | None:
+    """The model's quantization scheme, or None for float32 weights."""
+    return getattr(model.embedding, "scheme", None)
+
+
+def quantize_model(model: Transformer, scheme: str) -> Transformer:
+    """Replace every Linear and Embedding of a float model (but the learned positions) by its quantized
+    twin, in place; -> the model, in eval mode."""
+    if scheme not in SCHEMES:
+        raise ValueError(f"unknown quantization scheme {scheme!r}; one of {', '.join(SCHEMES)}")
+    if scheme_of(model) is not None:
+        raise ValueError(f"the model is quantized already ({scheme_of(model)})")
+    for parent in list(model.modules()):
+        for name, child in list(parent.named_children()):
+            if parent is model and f"{name}.weight" in FLOAT_ONLY:
+                continue
+            if isinstance(child, nn.Linear):
+                setattr(parent, name, QuantLinear.from_float(child, scheme))
+            elif isinstance(child, nn.Embedding):
+                setattr(parent, name, QuantEmbedding.from_float(child, scheme))
+    return model.eval()
+
+
+def quantized_shapes(cfg: ModelConfig, scheme: str) -> dict[str, tuple[tuple[int, ...], torch.dtype]]:
+    """The name, shape and dtype of every tensor of a quantized Transformer(cfg)'s state dict, worked out
+    from state_shapes: each matrix W (out, in) becomes W_q (out, in) and, for int8, its scales (out,)."""
+    shapes = {}
+    for name, shape in state_shapes(cfg).items():
+        if len(shape) == 2 and name.endswith(".weight") and name not in FLOAT_ONLY:
+            stem = name.removesuffix(".weight")
+            shapes[f"{stem}.weight_q"] = (shape, STORED[scheme])
+            if scheme == "int8":
+                shapes[f"{stem}.scale"] = (shape[:1], torch.float32)
+        else:
+            shapes[name] = (shape, torch.float32)
+    return shapes
+
+
+def build_quantized(cfg: ModelConfig, scheme: str, state: dict[str, torch.Tensor]) -> Transformer:
+    """The quantized model whose state dict is `state` (checked against quantized_shapes by the caller).
+    It is built on the meta device and takes state's tensors as they are: no float32 copy of the weights
+    is ever allocated."""
+    with torch.device("meta"):
+        model = quantize_model(Transformer(cfg), scheme)
+    model.load_state_dict(state, assign=True)
+    if cfg.positional == "sinusoidal":                        # not in the state dict: computed
+        model.pe = sinusoidal_encoding(cfg.max_len, cfg.d_model, cfg.sinusoid_layout)
+    return model.eval()
+
+
+def agreement(reference: Transformer, quantized: Transformer, src: torch.Tensor,
+              tgt_in: torch.Tensor) -> tuple[float, float]:
+    """How closely a quantized model follows its float reference under teacher forcing: (the fraction of
+    decoder positions whose most likely next token is the same, the largest difference of any attention
+    weight of any layer and head).  src: (B, S), tgt_in: (B, T); padded positions are left out."""
+    logits_ref, probe_ref = reference.trace(src, tgt_in)                      # (B, T, V)
+    logits_q, probe_q = quantized.trace(src, tgt_in)
+    real = tgt_in != reference.cfg.pad_id                                     # (B, T)
+    real[:, 0] = True                                                         # BOS may be Marian's <pad>
+    same = (logits_ref.argmax(-1) == logits_q.argmax(-1))[real]
+    gap = max(float((probe_ref.records[name]["weights"] - probe_q.records[name]["weights"]).abs().max())
+              for name in probe_ref.records)                                  # each (B, h, Tq, Tk)
+    return float(same.float().mean()), gap
