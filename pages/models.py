@@ -353,10 +353,15 @@ def config_rows(ckpt: Checkpoint) -> pd.DataFrame:
             ("n_decoder_layers", f"N = {c.n_decoder_layers}"), ("d_ff", c.d_ff), ("dropout", f"{c.dropout:g}"),
             ("max_len", c.max_len), ("positional", c.positional), ("langs", f"{c.src_lang} → {c.tgt_lang}"),
             ("special_ids", f"pad {c.pad_id} · unk {c.unk_id} · bos {c.bos_id} · eos {c.eos_id}"),
-            ("parameters", f"{n_params:,} ({n_params / 1e6:.2f} M)")]
+            ("parameters", f"{n_params:,} ({n_params / 1e6:.2f} M)"),
+            ("quantization", ckpt.prepared.get("quantization", "float32")),
+            ("disk", f"{sum(p.stat().st_size for p in ckpt.path.iterdir() if p.is_file()) / 2**20:.1f} MB")]
+    if isinstance(ckpt.prepared.get("greedy_ms"), (int, float)):
+        rows.append(("speed", f"{ckpt.prepared['greedy_ms']:g} ms"))
     return pd.DataFrame({t("models.config.col.setting"): [name for name, _ in rows],
                          t("models.config.col.value"): [str(value) for _, value in rows],
-                         t("models.config.col.meaning"): [t(f"models.cfg.{name}") for name, _ in rows]})
+                         t("models.config.col.meaning"): [t(f"models.cfg.{name}", tokens=ckpt.prepared.get("greedy_tokens"),
+                                                            date=ckpt.prepared.get("measured")) for name, _ in rows]})
 
 
 def parameter_rows(ckpt: Checkpoint) -> pd.DataFrame:

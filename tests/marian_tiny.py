@@ -77,3 +77,35 @@ def save_marian(folder: Path, vocab_folder: Path, vocab: dict[str, int], spec, s
     for name in VOCAB_FILES:
         (folder / name).write_bytes((vocab_folder / name).read_bytes())
     return transformers.MarianMTModel.from_pretrained(folder, attn_implementation="eager").eval()
+
+
+# The three OPUS-MT configurations the app is prepared for (their config.json on the Hub, CC BY 4.0), as
+# MarianConfig arguments: a base en→de, a transformer-big en→ko and a base ko→en.  benchmarks/bench_marian.py
+# builds them at full size; tests build them with fewer layers and a tiny vocabulary.
+OPUS = {
+    "opus-mt-en-de": dict(vocab_size=58101, d_model=512, encoder_layers=6, decoder_layers=6, encoder_attention_heads=8,
+                          decoder_attention_heads=8, encoder_ffn_dim=2048, decoder_ffn_dim=2048,
+                          activation_function="swish", max_position_embeddings=512, pad_token_id=58100,
+                          eos_token_id=0),
+    "opus-mt-tc-big-en-ko": dict(vocab_size=32001, d_model=1024, encoder_layers=6, decoder_layers=6,
+                                 encoder_attention_heads=16, decoder_attention_heads=16, encoder_ffn_dim=4096,
+                                 decoder_ffn_dim=4096, activation_function="relu", max_position_embeddings=1024,
+                                 pad_token_id=32000, eos_token_id=2),
+    "opus-mt-ko-en": dict(vocab_size=65001, d_model=512, encoder_layers=6, decoder_layers=6, encoder_attention_heads=8,
+                          decoder_attention_heads=8, encoder_ffn_dim=2048, decoder_ffn_dim=2048,
+                          activation_function="swish", max_position_embeddings=512, pad_token_id=65000,
+                          eos_token_id=0),
+}
+OPUS_LANGUAGES = {"opus-mt-en-de": ("en", "de"), "opus-mt-tc-big-en-ko": ("en", "ko"), "opus-mt-ko-en": ("ko", "en")}
+
+
+def marian_config(name: str, **changes):
+    """transformers.MarianConfig of an OPUS configuration (with changes), as Marian's tools save it: shared
+    embeddings, scaled, sinusoidal positions, the decoder starting with <pad>."""
+    import transformers
+
+    spec = {**OPUS[name], **changes}
+    return transformers.MarianConfig(**spec, decoder_vocab_size=spec["vocab_size"],
+                                     decoder_start_token_id=spec["pad_token_id"], forced_eos_token_id=spec["eos_token_id"],
+                                     scale_embedding=True, share_encoder_decoder_embeddings=True,
+                                     static_position_embeddings=True, normalize_embedding=False)

@@ -81,3 +81,13 @@ def language_selector() -> str:
         st.query_params[LANG_KEY] = lang
     return st.sidebar.selectbox(t("app.language"), LANGS, key=LANG_KEY, on_change=_on_language_change,
                                 format_func=lambda code: translate(code, f"lang.{code}"))
+
+
+LANGUAGE_CODES = {"eng": "en", "kor": "ko", "deu": "de", "ger": "de"}   # ISO 639-2/3 codes some Marian models give
+
+
+def language_name(code: str) -> str:
+    """A language code (en, ko, de; eng, kor, deu) as the interface names it ("English" / "영어"), or the code."""
+    key = f"srclang.{LANGUAGE_CODES.get(code, code)}"
+    name = t(key)
+    return code if name == key else name

@@ -15,7 +15,9 @@ session's models and files go a grace period after it disconnects (reap_closed_s
     model_selector()         the choice in the sidebar, kept in the URL; page_model_selector(): on the page
 
 The bundled folder is the repository's checkpoints/, or ATLAS_CHECKPOINTS_DIR when set (read once, at
-import; the browser tests point a server at a folder of tiny checkpoints with it).
+import; the browser tests point a server at a folder of tiny checkpoints with it).  A school's prepared
+models (python -m transformer_core hub pull … --to models/NAME --int8) are listed after them, from
+models/ or ATLAS_MODELS_DIR, under readable names (folder_label).
 """
 from __future__ import annotations
 
@@ -37,20 +39,31 @@ from transformer_core.checkpoints.load import load_checkpoint
 from transformer_core.serving.registry import ModelRegistry, checkpoint_bytes
 
 from . import upload_store
-from .i18n import t
+from .i18n import language_name, t
 from .widgets import escape_md
 
-CHECKPOINTS_DIR = Path(os.environ.get("ATLAS_CHECKPOINTS_DIR") or Path(__file__).resolve().parents[2] / "checkpoints")
+ROOT = Path(__file__).resolve().parents[2]
+CHECKPOINTS_DIR = Path(os.environ.get("ATLAS_CHECKPOINTS_DIR") or ROOT / "checkpoints")
+MODELS_DIR = Path(os.environ.get("ATLAS_MODELS_DIR") or ROOT / "models")   # a school's prepared models (prepare.py)
 ACTIVE_KEY, SESSION_MODELS_KEY = "active_model", "session_models"
 BUNDLED, SESSION = "bundled:", "session:"
 REGISTRY = ModelRegistry.from_env()
 
 
+def _folder_paths() -> dict[str, Path]:
+    """name -> folder of every folder holding a config.json: checkpoints/ first, then the prepared models
+    (a name both have is checkpoints/'s), each in name order."""
+    paths: dict[str, Path] = {}
+    for root in (CHECKPOINTS_DIR, MODELS_DIR):
+        if root.is_dir():
+            for p in sorted(root.iterdir()):
+                if (p / "config.json").is_file():
+                    paths.setdefault(p.name, p)
+    return paths
+
+
 def _folders() -> list[str]:
-    """Folders of checkpoints/ holding a config.json, in name order."""
-    if not CHECKPOINTS_DIR.is_dir():
-        return []
-    return sorted(p.name for p in CHECKPOINTS_DIR.iterdir() if (p / "config.json").is_file())
+    return list(_folder_paths())
 
 
 _BROKEN: dict[tuple[str, float], CheckpointError] = {}      # (folder, its mtime) -> why it does not load
@@ -58,7 +71,7 @@ _BROKEN: dict[tuple[str, float], CheckpointError] = {}      # (folder, its mtime
 
 def _load_error(name: str) -> CheckpointError | None:
     """None when checkpoints/<name> loads, else why not (remembered until the folder changes)."""
-    stamp = (name, (CHECKPOINTS_DIR / name).stat().st_mtime)
+    stamp = (name, _folder_paths()[name].stat().st_mtime)
     if stamp not in _BROKEN:
         try:
             load_bundled(name)
@@ -86,7 +99,10 @@ def load_bundled(name: str) -> Checkpoint:
     left out of every later garbage collection, which otherwise walks them all during a page run that
     builds many small objects (figure JSON); it halves the server's CPU time per run
     (benchmarks/bench_app.py)."""
-    ckpt = load_checkpoint(CHECKPOINTS_DIR / name)
+    path = _folder_paths().get(name)
+    if path is None:
+        raise CheckpointError(f"checkpoint folder not found: {name}")
+    ckpt = load_checkpoint(path)
     gc.freeze()
     return ckpt
 
@@ -105,8 +121,20 @@ def session_models() -> dict[str, tuple[str, str]]:
     return models
 
 
+def folder_label(name: str) -> str:
+    """A folder's name as users read it: a prepared model's languages, family and quantization ("English →
+    Korean (OPUS-MT big, int8)"); the folder name for the others."""
+    ckpt = load_bundled(name)
+    info = ckpt.prepared
+    if not info:
+        return name
+    quantization = f", {info['quantization']}" if info.get("quantization") else ""
+    return t("model.prepared_label", src=language_name(ckpt.config.src_lang), tgt=language_name(ckpt.config.tgt_lang),
+             family=str(info.get("family", name))[:40], quantization=quantization)
+
+
 def model_choices() -> list[tuple[str, str]]:
-    bundled = [(BUNDLED + name, name) for name in bundled_names()]
+    bundled = [(BUNDLED + name, folder_label(name)) for name in bundled_names()]
     return bundled + [(key, label) for key, (label, _) in session_models().items()]
 
 
@@ -300,6 +328,10 @@ def _choice_box(where, widget_key: str) -> None:
                     else t("model.session_label", label=choices.get(k, k)))
     if any(k.startswith(SESSION) for k in choices):
         where.caption(t("model.session_note"))
+    ckpt = checkpoint_for(active_key())
+    scheme = ckpt and ckpt.prepared.get("quantization")
+    if scheme:
+        where.caption(t("model.quantized_note", scheme=scheme))
 
 
 def model_selector() -> None:

@@ -32,7 +32,7 @@ from transformer_core.explainer.translate import source_ids, split_sentences
 from transformer_core.serving.workpool import WorkPool
 
 from . import model_state
-from .i18n import t
+from .i18n import language_name, t
 from .theme import token_label
 from .widgets import escape_md, presenting
 
@@ -160,8 +160,7 @@ def unreadable_notice(ckpt: Checkpoint, text: str) -> None:
             others.append(label)
     offer = t("sentence.unreadable.try", models=", ".join(others)) if others else t("sentence.unreadable.none")
     code = ckpt.config.src_lang
-    reads = t("sentence.unreadable.reads", language=t(f"srclang.{code}") if t(f"srclang.{code}") != f"srclang.{code}"
-              else escape_md(code), script=_script_name(found.expected))
+    reads = t("sentence.unreadable.reads", language=escape_md(language_name(code)), script=_script_name(found.expected))
     if found.wrong_script:
         body = t("sentence.unreadable.script", script=_script_name(found.script), reads=reads,
                  unknown=found.unknown, pieces=found.pieces)

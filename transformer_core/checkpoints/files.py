@@ -40,6 +40,7 @@ class Checkpoint:
     search: dict = field(default_factory=dict)  # decoding options the model was made for (Marian: generate's)
     card_file: str = CARD                       # where the card comes from (a Hugging Face repo's: README.md)
     words: dict[str, int] = field(default_factory=dict)  # the training source side's word counts (seen.py)
+    prepared: dict = field(default_factory=dict)  # prepared.json of a folder prepared for a server (prepare.py)
 
     @property
     def name(self) -> str:

@@ -84,7 +84,8 @@ def load_folder(folder: Path, data: dict) -> Checkpoint:
         else _float_model(folder / WEIGHTS, config)
     card = (folder / CARD).read_text(encoding="utf-8", errors="replace") if (folder / CARD).is_file() else ""
     return Checkpoint(folder, config, model, tokenizer, card, read_examples(folder / EXAMPLES),
-                      read_training(folder / TRAINING), read_gold(folder / GOLD), words=seen.load(folder / seen.WORDS))
+                      read_training(folder / TRAINING), read_gold(folder / GOLD), words=seen.load(folder / seen.WORDS),
+                      prepared=quantized.read_prepared(folder))
 
 
 def _float_model(path: Path, config: ModelConfig) -> Transformer:

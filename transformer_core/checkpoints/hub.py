@@ -40,6 +40,7 @@ REF = re.compile(r"[A-Za-z0-9][A-Za-z0-9._/-]{0,99}")     # a branch or tag ("ma
 TIMEOUT_S = 10.0              # every request to the Hub: connecting, and each read of a download
 DEADLINE_S = 120.0            # the whole pull: the page's load slot is free again after it
 CACHE_MAX_MB = 500            # ATLAS_HUB_CACHE_MAX_MB: the deployments' /tmp holds 1 GB with the uploads
+PULL_MAX_MB = 2048            # the command line's cap (a school's administrator pulls a big model once)
 HUB_FILES = (*FILES, *marian.FILES, marian.README, marian.TORCH_WEIGHTS)  # a checkpoint's files, ours or Marian's
 
 
@@ -248,7 +249,8 @@ def _push(args) -> int:
 
 def _pull(args) -> int:
     cache_dir = args.cache_dir or cache_dir_env()
-    ckpt = from_pretrained(args.repo_id, args.revision, cache_dir, local_files_only=args.offline)
+    limits = UploadLimits(max_total_bytes=int(args.max_mb * 2**20), max_file_bytes=int(args.max_mb * 2**20))
+    ckpt = from_pretrained(args.repo_id, args.revision, cache_dir, local_files_only=args.offline, limits=limits)
     print(f"{args.repo_id}: d_model={ckpt.config.d_model}, h={ckpt.config.n_heads}, "
           f"N={ckpt.config.n_encoder_layers}/{ckpt.config.n_decoder_layers}, "
           f"{sum(p.numel() for p in ckpt.model.parameters()):,} parameters, in {ckpt.path}")
@@ -276,6 +278,9 @@ def main(argv=None) -> int:
     pull.add_argument("--offline", action="store_true", help="only the local cache (also HF_HUB_OFFLINE=1)")
     pull.add_argument("--to", type=Path, default=None, help="also prepare it in this new folder for the app's model "
                       "folder (ATLAS_CHECKPOINTS_DIR), with prepared.json")
+    pull.add_argument("--max-mb", type=float, default=PULL_MAX_MB,
+                      help=f"the most the checkpoint's files may hold, in MB (default {PULL_MAX_MB}: "
+                           "opus-mt-tc-big-en-ko's weights are 484 MB; the app's own Hub tab keeps ATLAS_UPLOAD_MAX_MB)")
     kind = pull.add_mutually_exclusive_group()
     for scheme in ("int8", "bf16"):
         kind.add_argument(f"--{scheme}", dest="quantization", action="store_const", const=scheme,

@@ -365,4 +365,5 @@ def load_marian(folder: Path, hf: dict | None = None) -> Checkpoint:
     card_file = next((name for name in (README, CARD) if (folder / name).is_file()), README)
     card = (folder / card_file).read_text(encoding="utf-8", errors="replace") if (folder / card_file).is_file() else ""
     generation = read_json(folder / GENERATION_CONFIG) if (folder / GENERATION_CONFIG).is_file() else {}
-    return Checkpoint(folder, cfg, model, tokenizer, card, search=generate_options(hf, generation), card_file=card_file)
+    return Checkpoint(folder, cfg, model, tokenizer, card, search=generate_options(hf, generation), card_file=card_file,
+                      prepared=quantized.read_prepared(folder))

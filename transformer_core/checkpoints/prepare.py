@@ -27,9 +27,9 @@ from . import marian
 from .files import CARD, CONFIG, FILES, PREPARED, WEIGHTS, Checkpoint, CheckpointError
 from .load import load_checkpoint
 from .quantized import read_prepared
-from ..explainer.translate import source_ids
 from ..model.decoding import greedy_decode
 from ..model.quantize import SCHEMES, quantize_model, scheme_of
+from ..model.tokenizer import wrap_source
 
 COPIED = tuple(dict.fromkeys((*FILES, *marian.FILES, marian.README, CARD, CONFIG)))  # every known file, once
 TIMING_SENTENCES = {"en": "I like apples, and my brother likes bananas.", "ko": "나는 사과를 좋아하고, 남동생은 바나나를 좋아한다.",
@@ -51,7 +51,7 @@ def greedy_ms(ckpt: Checkpoint) -> float:
     torch.set_num_threads(1)
     try:
         text = TIMING_SENTENCES.get(ckpt.config.src_lang[:2], TIMING_SENTENCES["en"])
-        src, _ = source_ids(ckpt.tokenizer, text, ckpt.config.max_len)
+        src = wrap_source(ckpt.tokenizer, ckpt.tokenizer.encode(text))            # BOS (if any) + pieces + EOS
         times = []
         for _ in range(TIMING_RUNS + 1):                     # the first run warms up
             start = time.perf_counter()

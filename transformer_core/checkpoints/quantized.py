@@ -22,12 +22,17 @@ from ..model.transformer import Transformer
 UNTIED = {"src_embedding.weight_q": "share_src_embedding", "output.weight_q": "tie_output"}  # present: not shared
 
 
+FIELDS = {"family": str, "source": str, "quantization": str, "greedy_ms": (int, float), "greedy_tokens": int,
+          "measured": str}                               # what prepare.py writes, and the app reads
+
+
 def read_prepared(folder: Path) -> dict:
-    """prepared.json (an object; {} when the folder has none)."""
+    """prepared.json's known fields of the right types, text at most 100 characters ({} when there is none)."""
     data = read_json(folder / PREPARED, {})
     if not isinstance(data, dict):
         raise CheckpointError(f"{PREPARED} must hold a JSON object")
-    return data
+    return {key: value for key, value in data.items() if key in FIELDS and isinstance(value, FIELDS[key])
+            and not isinstance(value, bool) and len(str(value)) <= 100}
 
 
 def scheme(folder: Path) -> str | None:

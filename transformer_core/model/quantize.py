@@ -182,16 +182,19 @@ def build_quantized(cfg: ModelConfig, scheme: str, state: dict[str, torch.Tensor
     return model.eval()
 
 
-def agreement(reference: Transformer, quantized: Transformer, src: torch.Tensor,
-              tgt_in: torch.Tensor) -> tuple[float, float]:
-    """How closely a quantized model follows its float reference under teacher forcing: (the fraction of
-    decoder positions whose most likely next token is the same, the largest difference of any attention
-    weight of any layer and head).  src: (B, S), tgt_in: (B, T); padded positions are left out."""
-    logits_ref, probe_ref = reference.trace(src, tgt_in)                      # (B, T, V)
-    logits_q, probe_q = quantized.trace(src, tgt_in)
-    real = tgt_in != reference.cfg.pad_id                                     # (B, T)
-    real[:, 0] = True                                                         # BOS may be Marian's <pad>
-    same = (logits_ref.argmax(-1) == logits_q.argmax(-1))[real]
-    gap = max(float((probe_ref.records[name]["weights"] - probe_q.records[name]["weights"]).abs().max())
-              for name in probe_ref.records)                                  # each (B, h, Tq, Tk)
-    return float(same.float().mean()), gap
+def agreement(reference: Transformer, quantized: Transformer,
+              pairs: list[tuple[list[int], list[int]]]) -> tuple[float, float]:
+    """How closely a quantized model follows its float reference under teacher forcing, one sentence at a
+    time: (the fraction of all decoder positions whose most likely next token is the same, the largest
+    difference of any attention weight of any layer, head and position).  pairs: (source ids, decoder input
+    ids, BOS first)."""
+    same, positions, gap = 0, 0, 0.0
+    for src, tgt_in in pairs:
+        src_t, tgt_t = torch.tensor([src]), torch.tensor([tgt_in])                 # (1, S), (1, T)
+        logits_ref, probe_ref = reference.trace(src_t, tgt_t)                      # (1, T, V)
+        logits_q, probe_q = quantized.trace(src_t, tgt_t)
+        same += int((logits_ref.argmax(-1) == logits_q.argmax(-1)).sum())
+        positions += len(tgt_in)
+        gap = max([gap] + [float((probe_ref.records[name]["weights"] - probe_q.records[name]["weights"]).abs().max())
+                           for name in probe_ref.records])                         # each (1, h, Tq, Tk)
+    return same / positions, gap

@@ -156,7 +156,7 @@ class Transformer(nn.Module):
     @property
     def device(self) -> torch.device:
         """Where the weights are: every tensor built for the model (ids, masks, scores) goes there."""
-        return self.embedding.weight.device
+        return next(self.parameters()).device
 
     @property
     def source_embedding(self) -> nn.Embedding:

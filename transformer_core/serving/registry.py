@@ -65,7 +65,8 @@ def tensor_bytes(module) -> int:
 def checkpoint_bytes(ckpt) -> int:
     """What a loaded checkpoint keeps in memory: its tensors, and the Python objects it holds (card, examples,
     training record, gold alignments, decoding options, word counts, the tokenizer's vocabularies)."""
-    held = [ckpt.card, ckpt.examples, ckpt.training, ckpt.gold, ckpt.search, ckpt.words, vars(ckpt.tokenizer)]
+    held = [ckpt.card, ckpt.examples, ckpt.training, ckpt.gold, ckpt.search, ckpt.words, ckpt.prepared,
+            vars(ckpt.tokenizer)]
     return tensor_bytes(ckpt.model) + python_bytes(held)
 
 
