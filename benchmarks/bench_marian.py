@@ -1,19 +1,22 @@
-"""A Hugging Face Marian model of Helsinki-NLP/opus-mt-en-de's exact size, on the CPU: load time, memory,
-greedy decoding of 20 tokens, beside the bundled checkpoints/ende timed in the same run.
+"""The three OPUS-MT configurations the app is prepared for, at full size, on the CPU, in float32, int8 and bf16:
+load time, memory, greedy and beam-4 decoding of 20 tokens, beside the bundled checkpoints/ende timed in the
+same run.
 
-    python benchmarks/bench_marian.py              # builds out/bench/opus-mt-en-de-random once, then times
+    python benchmarks/bench_marian.py              # builds out/bench/<name>-random{,-int8,-bf16} once, then times
+    python benchmarks/bench_marian.py --smoke      # tiny sizes, one repeat: checks that the script runs
 
-No download: the model is a random MarianMTModel built with transformers (a test dependency) from
-opus-mt-en-de's config (6 + 6 layers, d_model 512, 8 heads, FFN 2048, swish, 58,101 tokens), saved as
-Marian saves it, with source.spm / target.spm trained on the classroom test set and vocab.json filled up
-to the real vocabulary size.  </s> is made impossible in the decoder's logits bias, so that every greedy
-run writes exactly --out-len tokens, as a translation of that length would.
+No download: each model is a random MarianMTModel built with transformers (a test dependency) from the
+configuration of opus-mt-en-de (base, 58,101 tokens), opus-mt-tc-big-en-ko (big: d_model 1024, 16 heads,
+d_ff 4096, 32,001 tokens) or opus-mt-ko-en (base, 65,001 tokens) (tests/marian_tiny.py: OPUS), saved as
+Marian saves it, with source.spm / target.spm trained on the classroom test set and vocab.json filled up to
+the real vocabulary size; then quantized with `python -m transformer_core quantize` (prepare.py).  </s> is
+made impossible in the logits bias, so that every run writes exactly --out-len tokens.
 
-  load      load_checkpoint(folder), median of --loads, each in a fresh process (no warm file cache of
-            Python objects; the OS page cache stays warm, as on a server's second start)
-  memory    the fresh process's resident memory (RSS) after loading, minus before
-  greedy    greedy_decode of a 20-token source (BOS/EOS included) to --out-len tokens, 1 thread,
-            interleaved with the bundled model on its own 20-token source
+  load      load_checkpoint(folder), median of --loads, each in a fresh process (the OS page cache stays warm,
+            as on a server's second start)
+  memory    that process's resident memory (RSS) after loading, minus before; and in all
+  greedy    greedy_decode of a 20-token source to --out-len tokens, 1 thread, interleaved with the bundled model
+  beam      beam_search with 4 beams, the same source and length
 """
 from __future__ import annotations
 
@@ -21,104 +24,134 @@ import argparse
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 from _common import OUT, ROOT, environment, summary, time_interleaved, write_result
 
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
 
-OPUS_EN_DE = dict(vocab_size=58101, decoder_vocab_size=58101, d_model=512, encoder_layers=6, decoder_layers=6,
-                  encoder_attention_heads=8, decoder_attention_heads=8, encoder_ffn_dim=2048, decoder_ffn_dim=2048,
-                  activation_function="swish", max_position_embeddings=512, pad_token_id=58100, eos_token_id=0,
-                  decoder_start_token_id=58100, scale_embedding=True, share_encoder_decoder_embeddings=True,
-                  static_position_embeddings=True, normalize_embedding=False, num_beams=4, max_length=512)
-SENTENCE = "Yesterday my little brother and his best friend ate three red apples in the big school garden."
+SENTENCE = {"en": "Yesterday my little brother and his best friend ate three red apples in the big school garden.",
+            "ko": "어제 내 남동생과 그의 가장 친한 친구는 큰 학교 정원에서 빨간 사과 세 개를 먹었다."}
+SMOKE = dict(vocab_size=2000, d_model=64, encoder_layers=1, decoder_layers=1, encoder_attention_heads=4,
+             decoder_attention_heads=4, encoder_ffn_dim=128, decoder_ffn_dim=128)
 LOAD_SNIPPET = """
-import json, resource, sys, time
+import json, sys, time
 import torch
 torch.set_num_threads(1)
-from transformer_core.checkpoints import load_checkpoint
+from transformer_core.checkpoints.load import load_checkpoint
 def rss():
     for line in open('/proc/self/status'):
         if line.startswith('VmRSS:'):
             return int(line.split()[1]) * 1024
 before = rss(); t = time.perf_counter(); load_checkpoint(sys.argv[1]); dt = time.perf_counter() - t
-print(json.dumps({'load_s': dt, 'rss_delta_mb': (rss() - before) / 2**20}))
+print(json.dumps({'load_s': dt, 'rss_delta_mb': (rss() - before) / 2**20, 'rss_mb': rss() / 2**20}))
 """
 
 
-def build(folder) -> None:
-    """The random opus-mt-en-de-sized Marian folder (once)."""
+def build(folder: Path, name: str, smoke: bool) -> None:
+    """The random full-size Marian folder of an OPUS configuration (once)."""
     import io
 
     import sentencepiece as spm
     import torch
     import transformers
 
+    from marian_tiny import OPUS, OPUS_LANGUAGES, marian_config
+
+    spec = {**OPUS[name], **(SMOKE if smoke else {})}
     rows = [line.split("\t") for line in (ROOT / "tests/data/classroom.tsv").read_text(encoding="utf-8").splitlines()[1:]]
+    src_lang, _ = OPUS_LANGUAGES[name]
     folder.mkdir(parents=True, exist_ok=True)
-    pieces = ["</s>", "<unk>"]
-    for name, column in (("source.spm", 0), ("target.spm", 2)):
+    pieces = []
+    for file, column in (("source.spm", 1 if src_lang == "ko" else 0), ("target.spm", 0 if src_lang == "ko" else 2)):
         buf = io.BytesIO()
         spm.SentencePieceTrainer.train(sentence_iterator=iter(r[column] for r in rows), model_writer=buf,
                                        vocab_size=1000, hard_vocab_limit=False, num_threads=1, minloglevel=2)
-        (folder / name).write_bytes(buf.getvalue())
+        (folder / file).write_bytes(buf.getvalue())
         sp = spm.SentencePieceProcessor(model_proto=buf.getvalue())
         pieces += [p for p in (sp.id_to_piece(i) for i in range(3, sp.vocab_size())) if p not in pieces]
-    pieces += [f"<filler_{i}>" for i in range(OPUS_EN_DE["vocab_size"] - 1 - len(pieces))]
+    eos = spec["eos_token_id"]
+    pieces = pieces[:spec["vocab_size"] - 3]
+    pieces += [f"<filler_{i}>" for i in range(spec["vocab_size"] - 3 - len(pieces))]
+    pieces.insert(1 if eos != 1 else 0, "<unk>")
+    pieces.insert(eos, "</s>")
     vocab = {p: i for i, p in enumerate(pieces + ["<pad>"])}
     (folder / "vocab.json").write_text(json.dumps(vocab, ensure_ascii=False), encoding="utf-8")
+    (folder / "tokenizer_config.json").write_text(json.dumps(dict(zip(("source_lang", "target_lang"),
+                                                                      OPUS_LANGUAGES[name]))), encoding="utf-8")
     torch.manual_seed(0)
-    model = transformers.MarianMTModel(transformers.MarianConfig(**OPUS_EN_DE)).eval()
+    changes = {**SMOKE, "pad_token_id": SMOKE["vocab_size"] - 1} if smoke else {}
+    model = transformers.MarianMTModel(marian_config(name, **changes)).eval()
     with torch.no_grad():
-        model.final_logits_bias[0, OPUS_EN_DE["eos_token_id"]] = -1e4      # never ends: a fixed output length
+        model.final_logits_bias[0, eos] = -1e4      # never ends: a fixed output length
     model.save_pretrained(folder)
 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--folder", default=str(OUT / "opus-mt-en-de-random"))
+    parser.add_argument("--models", nargs="+", default=["opus-mt-en-de", "opus-mt-tc-big-en-ko", "opus-mt-ko-en"])
+    parser.add_argument("--schemes", nargs="+", default=["float32", "int8", "bf16"])
     parser.add_argument("--baseline", default=str(ROOT / "checkpoints" / "ende"))
     parser.add_argument("--loads", type=int, default=5)
     parser.add_argument("--repeats", type=int, default=15)
     parser.add_argument("--out-len", type=int, default=20)
+    parser.add_argument("--smoke", action="store_true", help="tiny models, one load and one repeat")
+    parser.add_argument("--out", default=None, help="the result's JSON (default out/bench/marian.json)")
     args = parser.parse_args(argv)
-
-    from pathlib import Path
+    if args.smoke:
+        args.loads, args.repeats = 1, 1
 
     import torch
 
     from transformer_core.checkpoints.load import load_checkpoint
-    from transformer_core.model.decoding import greedy_decode
+    from transformer_core.checkpoints.prepare import prepare
     from transformer_core.explainer.translate import source_ids
+    from transformer_core.model.decoding import beam_search, greedy_decode
 
     torch.set_num_threads(1)
-    folder = Path(args.folder)
-    if not (folder / "config.json").is_file():
-        build(folder)
-    size_mb = sum(p.stat().st_size for p in folder.iterdir()) / 2**20
+    folders = {"bundled": Path(args.baseline)}
+    for name in args.models:
+        base = OUT / f"{name}-random{'-smoke' if args.smoke else ''}"
+        if not (base / "config.json").is_file():
+            build(base, name, args.smoke)
+        for scheme in args.schemes:
+            folder = base if scheme == "float32" else base.with_name(f"{base.name}-{scheme}")
+            if not (folder / "config.json").is_file():
+                prepare(load_checkpoint(base), folder, scheme)
+            folders[f"{name} {scheme}"] = folder
+
     loads = {}
-    for name, path in (("marian", folder), ("bundled", Path(args.baseline))):
+    for label, path in folders.items():
         runs = [json.loads(subprocess.run([sys.executable, "-c", LOAD_SNIPPET, str(path)], cwd=ROOT, check=True,
                                           capture_output=True, text=True).stdout) for _ in range(args.loads)]
-        loads[name] = {"load_s": summary([r["load_s"] for r in runs]),
-                       "rss_delta_mb": summary([r["rss_delta_mb"] for r in runs])}
+        loads[label] = {key: summary([r[key] for r in runs]) for key in ("load_s", "rss_delta_mb", "rss_mb")}
+        print(f"loaded {label}: {loads[label]['load_s']['median']:.2f} s, "
+              f"+{loads[label]['rss_delta_mb']['median']:.0f} MB", flush=True)
 
-    models = {name: load_checkpoint(path) for name, path in (("marian", folder), ("bundled", Path(args.baseline)))}
-    sources = {name: source_ids(ckpt.tokenizer, SENTENCE, 20)[0] for name, ckpt in models.items()}   # 20 tokens
-    timed = time_interleaved({name: (lambda n=name: greedy_decode(models[n].model, sources[n], max_len=args.out_len))
-                              for name in models}, args.repeats, warmup=2)
-    lengths = {name: len(greedy_decode(models[name].model, sources[name], max_len=args.out_len).ids)
-               for name in models}
-    result = {"environment": environment(), "folder_mb": size_mb, "loads": loads,
-              "parameters": {n: sum(p.numel() for p in m.model.parameters()) for n, m in models.items()},
-              "greedy_ms": {n: summary([1000 * s for s in wall]) for n, (wall, _) in timed.items()},
-              "source_tokens": {n: len(s) for n, s in sources.items()}, "output_tokens": lengths}
-    path = write_result("marian", result)
-    for name in models:
-        print(f"{name}: {result['parameters'][name]:,} parameters; load {loads[name]['load_s']['median']:.2f} s "
-              f"(+{loads[name]['rss_delta_mb']['median']:.0f} MB RSS); greedy {result['greedy_ms'][name]['median']:.1f} ms "
-              f"median, p90 {result['greedy_ms'][name]['p90']:.1f} ({lengths[name]} output tokens, {len(sources[name])} source)")
-    print(f"folder {size_mb:.0f} MB; wrote {path}")
+    models = {label: load_checkpoint(path) for label, path in folders.items()}
+    sources = {label: source_ids(c.tokenizer, SENTENCE[c.config.src_lang[:2]], 20)[0] for label, c in models.items()}
+    calls = {}
+    for label, ckpt in models.items():
+        calls[f"{label} greedy"] = lambda c=ckpt, s=sources[label]: greedy_decode(c.model, s, max_len=args.out_len)
+        calls[f"{label} beam4"] = lambda c=ckpt, s=sources[label]: beam_search(c.model, s, beam=4, max_len=args.out_len)
+    timed = time_interleaved(calls, args.repeats, warmup=1)
+    ms = {label: summary([1000 * s for s in wall]) for label, (wall, _) in timed.items()}
+    lengths = {label: len(greedy_decode(c.model, sources[label], max_len=args.out_len).ids) for label, c in models.items()}
+    base_ms = ms["bundled greedy"]["median"]
+    result = {"environment": environment(), "smoke": args.smoke, "loads": loads, "decode_ms": ms,
+              "ratio_to_bundled_greedy": {label: v["median"] / base_ms for label, v in ms.items()},
+              "parameters": {label: c.model.num_parameters() for label, c in models.items()},
+              "folder_mb": {label: sum(p.stat().st_size for p in Path(folders[label]).iterdir()) / 2**20 for label in models},
+              "source_tokens": {label: len(s) for label, s in sources.items()}, "output_tokens": lengths}
+    path = write_result("marian-smoke" if args.smoke else "marian", result, args.out)
+    print(f"{'model':32} {'params':>12} {'MB':>7} {'load s':>7} {'+RSS MB':>8} {'greedy ms':>17} {'beam4 ms':>17}")
+    for label in models:
+        greedy, beam = ms[f"{label} greedy"], ms[f"{label} beam4"]
+        print(f"{label:32} {result['parameters'][label]:>12,} {result['folder_mb'][label]:>7.1f} "
+              f"{loads[label]['load_s']['median']:>7.2f} {loads[label]['rss_delta_mb']['median']:>8.0f} "
+              f"{greedy['median']:>8.1f} p90 {greedy['p90']:>5.1f} {beam['median']:>8.1f} p90 {beam['p90']:>5.1f}"
+              f"  ({lengths[label]} tokens out, {len(sources[label])} in)")
+    print(f"wrote {path}")
     return 0
 
 

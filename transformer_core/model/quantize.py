@@ -79,6 +79,8 @@ class QuantLinear(nn.Module):
     @classmethod
     def from_float(cls, linear: nn.Linear, scheme: str) -> "QuantLinear":
         out = cls(linear.in_features, linear.out_features, scheme, linear.bias is not None)
+        if linear.weight.is_meta:                   # a skeleton (build_quantized): its tensors come from a file
+            return out
         out.weight_q.data, scale = quantize_matrix(linear.weight, scheme)
         if scale is not None:
             out.scale = scale
@@ -114,6 +116,8 @@ class QuantEmbedding(nn.Module):
     @classmethod
     def from_float(cls, embedding: nn.Embedding, scheme: str) -> "QuantEmbedding":
         out = cls(embedding.num_embeddings, embedding.embedding_dim, scheme)
+        if embedding.weight.is_meta:
+            return out
         out.weight_q.data, scale = quantize_matrix(embedding.weight, scheme)
         if scale is not None:
             out.scale = scale

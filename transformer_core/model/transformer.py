@@ -124,26 +124,36 @@ def sizes(cfg: ModelConfig) -> tuple[int, int]:
     return sum(counts.values()), bias + (0 if cfg.positional == "learned" else cfg.max_len * cfg.d_model)
 
 
+def embedding(n: int, d: int, skeleton: bool) -> nn.Embedding:
+    """nn.Embedding(n, d); a skeleton's draws no random init (see Transformer)."""
+    return nn.Embedding(n, d, _weight=torch.empty(n, d)) if skeleton else nn.Embedding(n, d)
+
+
 class Transformer(nn.Module):
     def __init__(self, cfg: ModelConfig):
+        """Built on the meta device (a skeleton whose tensors then come from a file: quantize.build_quantized),
+        it computes no init and no sine table: on meta tensors they import torch._dynamo (~1 s, ~80 MB)."""
         super().__init__()
         self.cfg = cfg.validate()
-        self.embedding = nn.Embedding(cfg.vocab_size, cfg.d_model)  # shared: source, target, pre-softmax
+        skeleton = torch.empty(0).is_meta
+        self.embedding = embedding(cfg.vocab_size, cfg.d_model, skeleton)  # shared: source, target, pre-softmax
         if not cfg.share_src_embedding:
-            self.src_embedding = nn.Embedding(cfg.vocab_size, cfg.d_model)   # the encoder's own
+            self.src_embedding = embedding(cfg.vocab_size, cfg.d_model, skeleton)   # the encoder's own
         if not cfg.tie_output:
             self.output = nn.Linear(cfg.d_model, cfg.vocab_size, bias=False)  # the pre-softmax projection's own
         if cfg.logits_bias:
             self.register_buffer("logits_bias", torch.zeros(cfg.vocab_size))  # (V,)
         if cfg.positional == "learned":
-            self.pos_embedding = nn.Embedding(cfg.max_len, cfg.d_model)
+            self.pos_embedding = embedding(cfg.max_len, cfg.d_model, skeleton)
         else:
-            self.register_buffer("pe", sinusoidal_encoding(cfg.max_len, cfg.d_model, cfg.sinusoid_layout),
-                                 persistent=False)
+            pe = torch.empty(cfg.max_len, cfg.d_model) if skeleton else \
+                sinusoidal_encoding(cfg.max_len, cfg.d_model, cfg.sinusoid_layout)
+            self.register_buffer("pe", pe, persistent=False)
         self.dropout = nn.Dropout(cfg.dropout)
         self.encoder = nn.ModuleList(EncoderLayer(cfg, i) for i in range(cfg.n_encoder_layers))
         self.decoder = nn.ModuleList(DecoderLayer(cfg, i) for i in range(cfg.n_decoder_layers))
-        self._init_weights()
+        if not skeleton:
+            self._init_weights()
 
     def _init_weights(self):
         for name, p in self.named_parameters():
