@@ -113,11 +113,12 @@ def build_tiny_checkpoints(root: Path, toy_pairs) -> Path:
 
 
 @contextmanager
-def streamlit_server(tmp: Path, folder: Path, while_starting=lambda: None):
-    """`streamlit run app.py` on a free port serving the checkpoints in folder -> its URL; killed on exit
-    whatever happens.  while_starting() runs while the server starts (it reads the folder lazily)."""
+def streamlit_server(tmp: Path, folder: Path, while_starting=lambda: None, models: Path | None = None):
+    """`streamlit run app.py` on a free port serving the checkpoints in folder (and the prepared models in
+    models: none by default, whatever the checkout's models/ holds) -> its URL; killed on exit whatever
+    happens.  while_starting() runs while the server starts (it reads the folder lazily)."""
     log_path = tmp / "streamlit.log"
-    env = {**os.environ, "ATLAS_CHECKPOINTS_DIR": str(folder),
+    env = {**os.environ, "ATLAS_CHECKPOINTS_DIR": str(folder), "ATLAS_MODELS_DIR": str(models or tmp / "no-models"),
            "ATLAS_ROOT": str(tmp),                          # training page: no live logs of runs/ in tests
            "ATLAS_UPLOAD_DIR": str(tmp / "uploads"),
            "HF_HUB_OFFLINE": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1", "PYTHONUNBUFFERED": "1"}

@@ -66,12 +66,17 @@ def _folders() -> list[str]:
     return list(_folder_paths())
 
 
+def folder_path(name: str) -> Path:
+    """Where the listed model `name` lies (checkpoints/ or the prepared models' folder)."""
+    return _folder_paths().get(name) or CHECKPOINTS_DIR / name
+
+
 _BROKEN: dict[tuple[str, float], CheckpointError] = {}      # (folder, its mtime) -> why it does not load
 
 
 def _load_error(name: str) -> CheckpointError | None:
     """None when checkpoints/<name> loads, else why not (remembered until the folder changes)."""
-    stamp = (name, _folder_paths()[name].stat().st_mtime)
+    stamp = (name, folder_path(name).stat().st_mtime)
     if stamp not in _BROKEN:
         try:
             load_bundled(name)
@@ -99,10 +104,7 @@ def load_bundled(name: str) -> Checkpoint:
     left out of every later garbage collection, which otherwise walks them all during a page run that
     builds many small objects (figure JSON); it halves the server's CPU time per run
     (benchmarks/bench_app.py)."""
-    path = _folder_paths().get(name)
-    if path is None:
-        raise CheckpointError(f"checkpoint folder not found: {name}")
-    ckpt = load_checkpoint(path)
+    ckpt = load_checkpoint(folder_path(name))
     gc.freeze()
     return ckpt
 
@@ -330,7 +332,7 @@ def _choice_box(where, widget_key: str) -> None:
         where.caption(t("model.session_note"))
     ckpt = checkpoint_for(active_key())
     scheme = ckpt and ckpt.prepared.get("quantization")
-    if scheme:
+    if scheme and where is st.sidebar:               # once a page: the sidebar is on every one
         where.caption(t("model.quantized_note", scheme=scheme))
 
 

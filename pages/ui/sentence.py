@@ -197,7 +197,7 @@ def truncation_notice(ckpt: Checkpoint, text: str) -> bool:
 @st.cache_data(max_entries=256, show_spinner=False)
 def _bundled_run(kind: str, name: str, text: str, beam: int, heads_off: tuple) -> dict:
     if PROCESSES is not None:             # on a worker process, which loads the folder once
-        return PROCESSES.run(runs.run_folder, kind, str(model_state.CHECKPOINTS_DIR / name), text, beam, heads_off)
+        return PROCESSES.run(runs.run_folder, kind, str(model_state.folder_path(name)), text, beam, heads_off)
     return POOL.run(runs.RUNS[kind], model_state.load_bundled(name), text, beam, heads_off)
 
 
