@@ -11,6 +11,7 @@ COMMANDS = {  # command -> the module whose main() runs it
     "translate": "transformer_core.explainer.translate",
     "attribution": "transformer_core.explainer.attribution",
     "alignment": "transformer_core.explainer.alignment",
+    "confidence": "transformer_core.explainer.confidence",
     "hub": "transformer_core.checkpoints.hub",
     "quantize": "transformer_core.checkpoints.prepare",
     "model_card": "transformer_core.checkpoints.model_card",

@@ -54,17 +54,24 @@ def decoder_input(model: Transformer, out_ids: Sequence[int]) -> list[int]:
     return [model.cfg.bos_id, *[int(i) for i in out_ids]]
 
 
-def teacher_forced_attention(model: Transformer, src_ids: Sequence[int], out_ids: Sequence[int],
-                             heads_off: dict[str, list[int]] | None = None) -> dict[str, np.ndarray]:
-    """ONE traced forward on (src, [BOS] + output).  -> {kind: (L, h, Tq, Tk) float32 weights}.
+def teacher_forced(model: Transformer, src_ids: Sequence[int], out_ids: Sequence[int],
+                   heads_off: dict[str, list[int]] | None = None) -> tuple[torch.Tensor, dict[str, np.ndarray]]:
+    """ONE traced forward on (src, [BOS] + output).  -> (logits (T, V) float32 on the CPU, row t predicting
+    output token t and the last row EOS; {kind: (L, h, Tq, Tk) float32 weights}).
 
     enc_self: (L, h, S, S); dec_self: (L, h, T, T), the future masked to 0; cross: (L, h, T, S).
     """
     src = torch.tensor([list(src_ids)], device=model.device)
     tgt = torch.tensor([decoder_input(model, out_ids)], device=model.device)
-    _, probe = model.trace(src, tgt, heads_off=heads_off)
-    return {kind: torch.stack([w[0] for w in probe.all_weights(kind)]).float().cpu().numpy()
-            for kind in ATTENTION_KINDS}
+    logits, probe = model.trace(src, tgt, heads_off=heads_off)
+    return logits[0].float().cpu(), {kind: torch.stack([w[0] for w in probe.all_weights(kind)]).float().cpu().numpy()
+                                     for kind in ATTENTION_KINDS}
+
+
+def teacher_forced_attention(model: Transformer, src_ids: Sequence[int], out_ids: Sequence[int],
+                             heads_off: dict[str, list[int]] | None = None) -> dict[str, np.ndarray]:
+    """The attention of teacher_forced: {kind: (L, h, Tq, Tk) float32 weights}."""
+    return teacher_forced(model, src_ids, out_ids, heads_off)[1]
 
 
 def to_words(weights, query_pieces: Sequence[str], key_pieces: Sequence[str]) -> tuple[np.ndarray, list[str], list[str]]:

@@ -119,8 +119,7 @@ def embedding_t(model: Transformer) -> torch.Tensor:
 
 
 def next_log_probs(model: Transformer, x: torch.Tensor, renormalize: bool = True) -> torch.Tensor:
-    """(n, d_model) last decoder states -> (n, V) log-probabilities; PAD and BOS are never produced
-    (renormalize=False: their probability is dropped, not spread over the other tokens)."""
+    """(n, d_model) last decoder states -> (n, V) log-probabilities (log_probs: PAD and BOS never produced)."""
     # model.generator(x) = x Eᵀ (+ the logits bias, when the config has one).  One row (greedy): x times a
     # contiguous copy of Eᵀ, ~15 % faster per greedy decode than reading E itself.  A few rows (the beams): (E xᵀ)ᵀ, as there x Eᵀ spends most of its time
     # repacking all of E (8000 × 256) on every call; E xᵀ makes beam 4 ~20 % faster.
@@ -133,6 +132,12 @@ def next_log_probs(model: Transformer, x: torch.Tensor, renormalize: bool = True
         logits = (model.output_weight @ x.t()).t().float()             # (n, V)
     if model.cfg.logits_bias:
         logits = logits + model.logits_bias
+    return log_probs(model, logits, renormalize)
+
+
+def log_probs(model: Transformer, logits: torch.Tensor, renormalize: bool = True) -> torch.Tensor:
+    """(n, V) logits -> (n, V) log-probabilities as decoding scores them: PAD and BOS are never produced
+    (renormalize=False: their probability is dropped, not spread over the other tokens).  Modifies logits."""
     never = [model.cfg.pad_id, model.cfg.bos_id]
     if not renormalize:
         logp = torch.log_softmax(logits, dim=-1)

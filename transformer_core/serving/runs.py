@@ -1,7 +1,8 @@
 """The model runs the sentence pages show, as plain data (lists and numpy arrays: they cache and pickle).
 
     translation(ckpt, text, beam, heads_off)   the translation, its pieces, the attention of one
-                                               teacher-forced pass {kind: (L, h, Tq, Tk)}
+                                               teacher-forced pass {kind: (L, h, Tq, Tk)} and, from
+                                               the same pass, each output token's probability
     steps(ckpt, text, beam, heads_off)         every decoding step: prefixes, top-k, cross-attention,
                                                beams
     greedy_steps(ckpt, text, prefix)           greedy decoding from a forced beginning (what if), step by step
@@ -23,7 +24,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from ..explainer import attribution, explain
+from ..explainer import attribution, confidence, explain
 from ..checkpoints.files import Checkpoint
 from ..checkpoints.load import load_checkpoint
 from ..model.decoding import filtered_distribution, first_log_probs, greedy_decode, sample_decode
@@ -71,17 +72,20 @@ def one_thread() -> None:
 
 
 def translation(ckpt: Checkpoint, text: str, beam: int, heads_off: tuple) -> dict:
-    """Translate, then ONE traced teacher-forced forward on [BOS] + output for the attention."""
+    """Translate, then ONE traced teacher-forced forward on [BOS] + output for the attention and each output
+    token's probability (probs (T,); token_texts: the text each token adds, confidence.py)."""
     one_thread()
     check_budget(ckpt, text, beam)
     off = explain.heads_off_map(heads_off) or None
     tr = translate(ckpt, text, beam=beam, heads_off=off)
     tok = ckpt.tokenizer
+    logits, attn = explain.teacher_forced(ckpt.model, tr.src_ids, tr.out_ids, heads_off=off)    # (T + 1, V)
+    probs = confidence.token_probabilities(ckpt.model, logits, tr.out_ids, confidence.renormalized(ckpt, beam))
     return {"src_ids": tr.src_ids, "out_ids": tr.out_ids, "text": tr.text, "truncated": tr.truncated,
             "text_src": text, "src_pieces": tok.pieces(tr.src_ids),
             "tgt_pieces": tok.pieces(explain.decoder_input(ckpt.model, tr.out_ids)),   # decoder input
             "pred_pieces": tok.pieces([*tr.out_ids, ckpt.config.eos_id]),               # what each row predicts
-            "attn": explain.teacher_forced_attention(ckpt.model, tr.src_ids, tr.out_ids, heads_off=off)}
+            "attn": attn, "probs": probs.tolist(), "token_texts": confidence.token_texts(tok, tr.out_ids)}
 
 
 def steps(ckpt: Checkpoint, text: str, beam: int, heads_off: tuple) -> dict:
