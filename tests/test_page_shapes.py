@@ -25,7 +25,7 @@ def ckpt(toy_checkpoints):
 
 
 def reference(ckpt, text):
-    tr = translate(ckpt, text, beam=1)
+    tr = translate(ckpt, text)                      # the pages' default: the model's beam search
     return tr, explain.full_trace(ckpt.model, tr.src_ids, tr.out_ids)
 
 

@@ -29,8 +29,9 @@ def ckpt(toy_checkpoints):
     return load_checkpoint(toy_checkpoints / "toy-en")
 
 
-def reference(ckpt, text: str, beam: int = 1, heads_off=None):
-    """What the page should show, computed here without the page: translate, then model.trace."""
+def reference(ckpt, text: str, beam: int | None = None, heads_off=None):
+    """What the page should show, computed here without the page: translate (by default with the model's
+    beam search, as the page), then model.trace."""
     tr = translate(ckpt, text, beam=beam, heads_off=heads_off)
     src = torch.tensor([tr.src_ids])
     tgt = torch.tensor([[ckpt.config.bos_id, *tr.out_ids]])
@@ -102,14 +103,20 @@ def test_word_level_merges_pieces(app_checkpoints, ckpt, lang):
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
-def test_beam_mode_and_typed_sentence(app_checkpoints, ckpt, lang):
+def test_beam_search_by_default_greedy_on_request_and_typed_sentence(app_checkpoints, ckpt, lang):
     at = app(lang)
     at.text_input(key="tr_text").input("the dog likes the car.").run()
-    at.session_state["tr_mode"] = "beam"
-    at.run()
-    assert not at.exception
+    assert not at.exception and at.session_state["tr_mode"] == "beam"
+    s = strings(lang)
+    assert s["translate.output"].format(tgt="de", mode=s["sentence.mode.beam"]) in [c.value for c in at.caption]
     tr, _ = reference(ckpt, "the dog likes the car.", beam=4)
     assert translation_text(at) == tr.text.replace("\\", "")
+    at.session_state["tr_mode"] = "greedy"
+    at.run()
+    assert not at.exception
+    tr, _ = reference(ckpt, "the dog likes the car.", beam=1)
+    assert translation_text(at) == tr.text.replace("\\", "")
+    assert s["translate.output"].format(tgt="de", mode=s["sentence.mode.greedy"]) in [c.value for c in at.caption]
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
@@ -152,7 +159,7 @@ def test_switching_heads_off_retranslates(app_checkpoints, ckpt, lang):
     chosen = at.session_state["tr_heads_off"]
     assert chosen and all(kind == "cross" for kind, _, _ in chosen)
     off = explain.heads_off_map(chosen)
-    tr_off = translate(ckpt, ckpt.examples[0]["src"], beam=1, heads_off=off)
+    tr_off = translate(ckpt, ckpt.examples[0]["src"], heads_off=off)
     shown = [m.value.replace("\\", "") for m in at.markdown]
     assert (tr_off.text.replace("\\", "") in shown) or not tr_off.text
     at.button(key="tr_off_clear").click().run()
@@ -170,7 +177,7 @@ def test_alignment_and_korean_word_order_note(app_checkpoints, lang):
     assert any(note in i.value for i in at.info)
     ckpt_ko = load_checkpoint(app_checkpoints / "toy-ko")
     text = at.session_state["tr_text"]
-    tr = tr_(ckpt_ko, text, beam=1)
+    tr = tr_(ckpt_ko, text)
     _, probe = ckpt_ko.model.trace(torch.tensor([tr.src_ids]), torch.tensor([[2, *tr.out_ids]]))
     cross = probe.weights("cross", 0)[0, 0].numpy()
     merged, _, _ = explain.to_words(cross, ckpt_ko.tokenizer.pieces([*tr.out_ids, 3]),

@@ -37,6 +37,7 @@ from .theme import token_label
 from .widgets import escape_md, presenting
 
 MODES = ("greedy", "beam")
+DEFAULT_MODE = "beam"             # the model's own beam search (Checkpoint.beam_options): its best translation
 MAX_CHARS = 1000                 # longer text is cut, with a notice; the box counts
 MAX_SENTENCES = 20               # a paragraph's sentences translated one by one
 MAX_EXAMPLES = 6
@@ -82,7 +83,7 @@ def sentence_input(page: str, ckpt: Checkpoint) -> tuple[str, int] | None:
     if text_key not in st.session_state:
         st.session_state[text_key] = st.session_state.get(SHARED_TEXT, ex[0])
     if mode_key not in st.session_state:
-        st.session_state[mode_key] = st.session_state.get(SHARED_MODE, "greedy")
+        st.session_state[mode_key] = st.session_state.get(SHARED_MODE, DEFAULT_MODE)
     c1, c2 = st.columns(2, vertical_alignment="top")
     with c1:
         model_state.page_model_selector()
@@ -104,7 +105,7 @@ def sentence_input(page: str, ckpt: Checkpoint) -> tuple[str, int] | None:
             st.button(escape_md(_short(sentence)), key=f"{page}_ex_{i}", type="tertiary",
                       on_click=_use_example, args=(text_key, sentence), help=escape_md(sentence))
     text = (text or "").strip()
-    mode = mode or "greedy"
+    mode = mode or DEFAULT_MODE
     st.session_state[SHARED_TEXT], st.session_state[SHARED_MODE] = text, mode
     if len(text) > MAX_CHARS:
         st.warning(t("sentence.cut", n=len(text), limit=MAX_CHARS), icon=":material/content_cut:")
