@@ -7,6 +7,8 @@ The attention comes from ONE traced teacher-forced forward pass on [BOS] + the o
 """
 from __future__ import annotations
 
+from itertools import groupby
+
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -17,8 +19,10 @@ from pages.ui.i18n import current_lang, strings, t
 from pages.ui.sentence import kind_label, layer_head_label, run_cached, sentence_run, session_run
 from pages.ui.whatif import whatif_view
 from pages.ui.widgets import busy_notice, download_buttons, escape_md, latex, page_header, presenting, show_figure
-from transformer_core.explainer import alignment, attribution, explain, input_check
-from transformer_core.serving import runs
+from transformer_core.explainer import alignment, attribution, confidence, explain, input_check
+from transformer_core.explainer.examples import LECTURE
+from transformer_core.model.config import base_language
+from transformer_core.serving import cost, runs
 from transformer_core.checkpoints import seen
 
 KINDS = explain.ATTENTION_KINDS
@@ -67,7 +71,7 @@ def lesson(res: dict) -> None:
 
 
 @st.fragment
-def attention_view(res: dict, tgt_lang: str, n_layers: int, n_heads: int) -> None:
+def attention_view(res: dict, langs: tuple[str, str], n_layers: int, n_heads: int) -> None:
     """The attention types and the alignment as tabs; only the open tab is computed and drawn."""
     gold_rerun()
     present = presenting()                 # on a projector the figures come first, the lesson and units after
@@ -82,13 +86,13 @@ def attention_view(res: dict, tgt_lang: str, n_layers: int, n_heads: int) -> Non
             continue
         with tab:
             if view == "align":
-                alignment_view(res, tgt_lang, n_layers, n_heads)
+                alignment_view(res, langs, n_layers, n_heads)
             elif view == "attr":
                 attribution_view(res)
             elif view == "whatif":
                 whatif_tab(res)
             else:
-                kind_view(res, view, level or "token", tgt_lang)
+                kind_view(res, view, level or "token", langs)
     if present:
         units_control()
         lesson(res)
@@ -105,12 +109,11 @@ GRID_COLUMNS = 32     # token columns in a row of heads: upright key labels stay
                       # (a sentence longer than figures.GRID_TICK_LIMIT: all heads to a row, no labels)
 
 
-def head_rows(w: np.ndarray, layers, per_row: int, focus: tuple[int, int]):
-    """The heads of the given layers, per_row to a row: panels (rows, per_row, Tq, Tk) padded with NaN,
-    their titles, where the focused (layer, head) sits (or None when its layer is not shown), and each
+def head_rows(w: np.ndarray, layers, per_row: int, focus: tuple[int, int], shown_heads=None):
+    """The heads (shown_heads: all) of the given layers, per_row to a row: panels (rows, per_row, Tq, Tk) padded
+    with NaN, their titles, where the focused (layer, head) sits (or None when its layer is not shown), and each
     panel's layer (-1 for padding: one token's cells span the heads of a layer)."""
-    H = w.shape[1]
-    heads = [(l, h) for l in layers for h in range(H)]
+    heads = [(l, h) for l in layers for h in (shown_heads or range(w.shape[1]))]
     rows = -(-len(heads) // per_row)
     panels = np.full((rows * per_row, *w.shape[2:]), np.nan)                      # (rows·per_row, Tq, Tk)
     panels[:len(heads)] = [w[l, h] for l, h in heads]
@@ -122,7 +125,7 @@ def head_rows(w: np.ndarray, layers, per_row: int, focus: tuple[int, int]):
     return panels.reshape(rows, per_row, *w.shape[2:]), titles, selected, groups
 
 
-def kind_view(res: dict, kind: str, level: str, tgt_lang: str) -> None:
+def kind_view(res: dict, kind: str, level: str, langs: tuple[str, str]) -> None:
     w, q, k = weights_at(res, kind, level)
     L, H = w.shape[:2]
     caption = t(f"translate.kind.{kind}.explain", S=len(res["src_pieces"]), T=len(res["tgt_pieces"]),
@@ -144,9 +147,15 @@ def kind_view(res: dict, kind: str, level: str, tgt_lang: str) -> None:
             layers, per_row, kw = [layer], 2 if len(k) <= 10 else 1, {"tick_limit": 10 ** 6, "cell_px": 30}
             q_text, k_text = [theme.short_label(x) for x in q], [theme.short_label(x) for x in k]
         else:               # every layer × head, as many heads to a row as leave room for upright key labels
-            fits = H if len(k) > figures.GRID_TICK_LIMIT else max(1, min(H, GRID_COLUMNS // (len(k) + 1)))
-            layers, per_row, kw, q_text, k_text = range(L), fits, {}, q, k
-        panels, titles, selected, groups = head_rows(w, layers, per_row, (layer, head))
+            layers, heads = figures.grid_window(L, H, len(q) * len(k), (layer, head))
+            if (len(layers), len(heads)) != (L, H):       # more cells than a browser draws well
+                st.caption(t("translate.grid.partial", cells=f"{L * H * len(q) * len(k):,}",
+                             layers=f"{layers[0] + 1}–{layers[-1] + 1}", heads=f"{heads[0] + 1}–{heads[-1] + 1}"))
+            fits = len(heads) if len(k) > figures.GRID_TICK_LIMIT else max(1, min(len(heads), GRID_COLUMNS // (len(k) + 1)))
+            per_row, kw, q_text, k_text = fits, {}, q, k
+            layers, heads = list(layers), list(heads)
+        panels, titles, selected, groups = head_rows(w, layers, per_row, (layer, head),
+                                                     None if presenting() else heads)
         if future is not None:
             kw |= {"masked": future, "masked_name": t("translate.masked")}
         fig = figures.attention_grid(panels, q_text, k_text, panel_titles=titles, selected=selected, groups=groups,
@@ -167,8 +176,17 @@ def kind_view(res: dict, kind: str, level: str, tgt_lang: str) -> None:
         st.caption(caption)
     if kind == "cross":
         st.caption(t("translate.kind.cross.rows", start=start_of(res), first=theme.token_label(res["pred_pieces"][0])))
-        if tgt_lang == "ko":
-            st.info(t("translate.sov_note"), icon=":material/swap_horiz:")
+        word_order_note(langs)
+
+
+ORDER_NOTES = {("en", "ko"): "translate.sov_note", ("ko", "en"): "translate.sov_note.from_ko"}  # SVO <-> SOV
+
+
+def word_order_note(langs: tuple[str, str]) -> None:
+    """Where the word order flips (English subject-verb-object, Korean subject-object-verb), say what to watch."""
+    key = ORDER_NOTES.get(tuple(base_language(lang) for lang in langs))
+    if key is not None:
+        st.info(t(key), icon=":material/swap_horiz:")
 
 
 # ---------------------------------------------------------------- alignment
@@ -211,7 +229,7 @@ def gold_offers(gold: dict) -> list[str]:
     ones (no names: no capital after the first word)."""
     def plain(src: str) -> bool:
         return not any(word[:1].isupper() for word in src.split()[1:])
-    ranked = sorted(gold, key=lambda src: (src != "I like apples.", not plain(src), len(src.split())))
+    ranked = sorted(gold, key=lambda src: (src not in LECTURE.values(), not plain(src), len(src.split())))
     return ranked[:GOLD_OFFERS]
 
 
@@ -241,11 +259,10 @@ def gold_scores(ckpt, src: str, tgt: str, links: str) -> dict:
     return alignment.score_heads(ckpt.model, ckpt.tokenizer, [(src, tgt, alignment.parse(links))])
 
 
-def alignment_view(res: dict, tgt_lang: str, n_layers: int, n_heads: int) -> None:
+def alignment_view(res: dict, langs: tuple[str, str], n_layers: int, n_heads: int) -> None:
     st.markdown(t("translate.align.explain"))
     ckpt = model_state.active(quiet=True)
-    if tgt_lang == "ko":
-        st.info(t("translate.sov_note"), icon=":material/swap_horiz:")
+    word_order_note(langs)
     c1, c2, c3 = st.columns(3)
     layer = c1.selectbox(t("attn.layer"), range(n_layers), index=n_layers - 1, key="tr_align_layer",
                          format_func=lambda v: str(v + 1))
@@ -279,13 +296,16 @@ def attribution_view(res: dict) -> None:
     method = st.segmented_control(t("translate.attr.method"), attribution.METHODS, key="tr_attr_method",
                                   default="integrated_gradients", required=True,
                                   format_func=lambda m: t(f"translate.attr.{m}")) or "integrated_gradients"
-    rows = len(res["out_ids"]) + 1
-    if attribution.cost(len(res["src_ids"]), rows, method) > attribution.MAX_COST:
-        st.info(t("translate.attr.too_long", method=t(f"translate.attr.{method}"), n=len(res["src_ids"]), rows=rows,
-                  instead=t("translate.attr.input_x_gradient")), icon=":material/timer:")
-        method = "input_x_gradient"
+    plan = cost.attribution_plan(ckpt.config, len(res["src_ids"]), len(res["out_ids"]), method, attribution.STEPS)
+    if plan is None:
+        st.warning(t("translate.attr.too_large"), icon=":material/block:")
+        return
+    if plan[0] != method or (method == "integrated_gradients" and plan[1] != attribution.STEPS):
+        st.info(t("translate.attr.cheaper", method=t(f"translate.attr.{method}"), n=len(res["src_ids"]),
+                  instead=t(f"translate.attr.{plan[0]}"), steps=plan[1]), icon=":material/timer:")
+    method = plan[0]
     run = session_run(runs.attribution_run, model_state.active_key(), ckpt, tuple(res["src_ids"]),
-                      tuple(res["out_ids"]), method)
+                      tuple(res["out_ids"]), *plan)
     scores = run["scores"]                                                      # (T, S)
     fig = figures.attention_heatmap(run["shares"], res["pred_pieces"], res["src_pieces"],
                                     title=t("translate.attr.fig", method=t(f"translate.attr.{method}")),
@@ -402,6 +422,31 @@ def seen_note(ckpt, text: str) -> None:
         st.warning(t("translate.seen.never" if never else "translate.seen.rare", words=listed), icon=":material/visibility_off:")
 
 
+def marked(res: dict, flagged: list[int]) -> str:
+    """The translation as markdown, each run of tokens in flagged written in theme.UNCERTAIN, on its
+    background and in italics (one mark for a run: two would look like two words); an unknown piece by its
+    name, not a glyph."""
+    texts = [text.replace("⁇", UNK) for text in res["token_texts"]]
+    out = []
+    for mark, run in groupby(range(len(texts)), key=lambda i: i in flagged):
+        text = "".join(texts[i] for i in run)
+        body = escape_md(text)
+        if mark and body:
+            body = f":{theme.UNCERTAIN}-background[:{theme.UNCERTAIN}[*{body}*]]"
+        out.append(" " * text[:1].isspace() + body)              # a word-start token brings its space
+    return "".join(out).strip()
+
+
+def uncertainty_note(res: dict, flagged: list[int]) -> None:
+    """The tokens the model was least sure of, with their probabilities, and what the mark means."""
+    if not flagged:
+        st.caption(t("translate.uncertain.none", threshold=confidence.THRESHOLD))
+        return
+    listed = ", ".join(f"{escape_md(theme.token_label(res['pred_pieces'][i]))} ({res['probs'][i]:.2f})"
+                       for i in flagged)
+    st.info(t("translate.uncertain", tokens=listed, threshold=confidence.THRESHOLD), icon=":material/help:")
+
+
 def domain_note(ckpt) -> None:
     """What the model was trained on, for the bundled data sources (translate.domain.<source name>)."""
     source = ckpt.training.get("data", {}).get("manifest", {}).get("source", {})
@@ -426,8 +471,10 @@ def main() -> None:
     with st.container(key="translation", border=True):
         st.caption(t("translate.output", tgt=escape_md(ckpt.config.tgt_lang),
                      mode=t("sentence.mode.beam") if beam > 1 else t("sentence.mode.greedy")))
-        shown = escape_md(res["text"].replace("⁇", UNK))      # an unknown piece by its name, not a glyph
-        if not input_check.check(ckpt.tokenizer, ckpt.config.src_lang, text).readable:
+        readable = input_check.check(ckpt.tokenizer, ckpt.config.src_lang, text).readable
+        flagged = confidence.uncertain(res["probs"]) if readable else []
+        shown = marked(res, flagged)
+        if not readable:
             st.caption(t("translate.not_meaningful"))
             st.markdown(f"~~{shown}~~" if shown else t("translate.empty_output"))
         elif shown:
@@ -435,7 +482,9 @@ def main() -> None:
         else:
             st.markdown(t("translate.empty_output"))
     seen_note(ckpt, text)
-    attention_view(res, ckpt.config.tgt_lang, ckpt.config.n_decoder_layers, ckpt.config.n_heads)
+    if readable and shown:
+        uncertainty_note(res, flagged)
+    attention_view(res, (ckpt.config.src_lang, ckpt.config.tgt_lang), ckpt.config.n_decoder_layers, ckpt.config.n_heads)
     if presenting():
         domain_note(ckpt)
     st.divider()

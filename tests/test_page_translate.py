@@ -1,13 +1,15 @@
 """The Translate & attention page (home) with AppTest in both languages, and its figure builders on
 the data they draw: the heatmap z is the model's attention from one teacher-forced trace."""
 import json
+from itertools import groupby
+from pathlib import Path
 
 import numpy as np
 import plotly.graph_objects as go
 import pytest
 import torch
 
-from pages.ui import figures
+from pages.ui import figures, theme
 from pages.ui.i18n import strings
 from transformer_core.explainer import explain
 from transformer_core.checkpoints.load import load_checkpoint
@@ -43,11 +45,19 @@ def app(lang: str, **state):
     return open_app(lang, **state)
 
 
-def translation_text(at) -> str:
+MARK = f":{theme.UNCERTAIN}-background[:{theme.UNCERTAIN}[*", "*]]"      # a run of uncertain tokens
+
+
+def translation_markdown(at) -> str:
     box = at.get_by_key("translation") if hasattr(at, "get_by_key") else None
     texts = [m.value for m in at.markdown if m.value.startswith("### ")]
     assert box is not None and texts
-    return texts[0].removeprefix("### ").replace("\\", "")
+    return texts[0].removeprefix("### ")
+
+
+def translation_text(at) -> str:
+    """The translation shown, without its marks."""
+    return translation_markdown(at).replace(MARK[0], "").replace(MARK[1], "").replace("\\", "")
 
 
 # ---------------------------------------------------------------- the page
@@ -149,6 +159,41 @@ def test_example_button_sets_the_sentence(app_checkpoints, ckpt, lang):
     at.button(key="tr_ex_2").click().run()
     assert not at.exception
     assert at.session_state["tr_text"] == ckpt.examples[2]["src"]
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_the_least_certain_tokens_are_marked_and_explained(lang):
+    """The bundled en→ko model's tokens under confidence.THRESHOLD: marked in the translation (a run of them
+    once), listed with their probabilities and what the mark means; a sure translation says none is marked,
+    and an input the model cannot read gets neither."""
+    from pages.ui.widgets import escape_md
+    from transformer_core.explainer import confidence
+    from transformer_core.serving import runs
+
+    ckpt = load_checkpoint(Path(__file__).resolve().parents[1] / "checkpoints" / "enko")
+    s = strings(lang)
+    text = "The teacher wrote three words on the board."              # tests/data/everyday.tsv: never trained on
+    res = runs.translation(ckpt, text, 4, ())
+    flagged = confidence.uncertain(res["probs"])
+    assert flagged, "the model is sure of every token: choose another sentence"
+    at = app(lang, active_model="bundled:enko", atlas_sentence=text)
+    assert not at.exception
+    assert translation_text(at) == res["text"]
+    marks = [m.split(MARK[1])[0].replace("\\", "") for m in translation_markdown(at).split(MARK[0])[1:]]
+    runs_of_flagged = [list(run) for mark, run in groupby(range(len(res["probs"])), lambda i: i in flagged) if mark]
+    assert marks == ["".join(res["token_texts"][i] for i in run).strip() for run in runs_of_flagged]
+    listed = ", ".join(f"{escape_md(theme.token_label(res['pred_pieces'][i]))} ({res['probs'][i]:.2f})" for i in flagged)
+    assert s["translate.uncertain"].format(tokens=listed, threshold=confidence.THRESHOLD) in [i.value for i in at.info]
+
+    at = app(lang, active_model="bundled:enko", atlas_sentence="I like apples.")
+    assert not at.exception and MARK[0] not in translation_markdown(at)
+    assert s["translate.uncertain.none"].format(threshold=confidence.THRESHOLD) in [c.value for c in at.caption]
+
+    at = app(lang, active_model="bundled:enko", atlas_sentence="나는 사과를 좋아한다.")     # Hangul into English
+    assert not at.exception
+    assert not any(s["translate.uncertain"].split("{")[0] in i.value for i in at.info)
+    assert s["translate.uncertain.none"].format(threshold=confidence.THRESHOLD) not in [c.value for c in at.caption]
+    assert all(MARK[0] not in m.value for m in at.markdown)
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
@@ -359,7 +404,8 @@ def test_korean_typed_into_an_english_source_model_gets_a_notice(app_checkpoints
     s = strings(lang)
     notices = [w.value for w in at.warning]
     script = s["sentence.unreadable.script"].split("**")[1]
-    assert any(script in n and s["script.HANGUL"] in n and s["sentence.unreadable.none"] in n for n in notices), notices
+    none = s["sentence.unreadable.none"].format(language=s["srclang.en"])       # "Try a sentence in English."
+    assert any(script in n and s["script.HANGUL"] in n and none in n for n in notices), notices
     at = app(lang, atlas_sentence=ckpt.examples[0]["src"])
     assert not any(script in w.value for w in at.warning)
 
@@ -432,3 +478,25 @@ def test_domain_note_of_a_classroom_model_names_its_mix(toy_checkpoints, tmp_pat
     at = app(lang, active_model="bundled:class-ko")
     assert not at.exception
     assert any(i.value == s["translate.domain.classroom"].format(mix=s["translate.mix.ko-docs"]) for i in at.info)
+
+
+def test_the_session_cache_is_bounded_in_bytes(app_checkpoints, ckpt, monkeypatch):
+    """A session's own runs are kept while they hold at most SESSION_CACHE_BYTES together: past it the oldest
+    go, never the newest."""
+    from pages.ui import model_state, sentence
+    from transformer_core.serving.registry import python_bytes
+
+    key = "session:0:mine"
+    handle = model_state.REGISTRY.add("test session id", "mine", ckpt, 0)
+    at = app("en", session_models={key: ("mine", handle)}, active_model=key)
+    one = next(iter(at.session_state["atlas_runs"].values()))
+    assert one[1] == python_bytes(one[0])                         # each run with what it holds
+    monkeypatch.setattr(sentence, "SESSION_CACHE_BYTES", int(2.5 * one[1]))
+    for text in ("the woman finds the book.", "the cat sees the house.", "the dog likes the apple."):
+        at.text_input(key="tr_text").input(text).run()
+        assert not at.exception
+        held = at.session_state["atlas_runs"]
+        assert sum(size for _, size in held.values()) <= sentence.SESSION_CACHE_BYTES or len(held) == 1
+    assert [k[2] for k in held][-1] == "the dog likes the apple."
+    assert len(held) < 4
+    model_state.REGISTRY.remove(handle)

@@ -472,12 +472,13 @@ def test_figures_that_misled_a_class_now_say_what_they_show():
     assert log.layout.xaxis.exponentformat == "none"
 
 
-def test_integrated_gradients_of_a_long_sentence_fall_back_to_one_backward_pass():
-    """A sentence whose integrated gradients would hold a worker too long (attribution.cost over MAX_COST)
-    gets input × gradient instead, and a notice that says so."""
+def test_integrated_gradients_of_a_long_sentence_fall_back_to_what_fits():
+    """A sentence whose integrated gradients would cost more than one run may (serving/cost.py) gets the
+    cheaper plan that fits (fewer steps, or saliency), and a notice that says so."""
     from transformer_core.checkpoints.load import load_checkpoint
     from transformer_core.explainer import attribution
     from transformer_core.explainer.translate import translate
+    from transformer_core.serving import cost
 
     long = ("My grandmother and my grandfather live with my family in a small house near the river, and every "
             "morning we walk to the market together to buy fresh bread, apples and milk for breakfast, and in the "
@@ -490,14 +491,15 @@ def test_integrated_gradients_of_a_long_sentence_fall_back_to_one_backward_pass(
     at.text_input(key="tr_text").input(long).run()
     assert not at.exception
     ckpt = load_checkpoint(ROOT / "checkpoints" / "enko")
-    tr = translate(ckpt, long, beam=1)
-    assert attribution.cost(len(tr.src_ids), len(tr.out_ids) + 1, "integrated_gradients") > attribution.MAX_COST
-    notice = s["translate.attr.too_long"].format(method=s["translate.attr.integrated_gradients"], n=len(tr.src_ids),
-                                                 rows=len(tr.out_ids) + 1, instead=s["translate.attr.input_x_gradient"])
+    tr = translate(ckpt, long)                                  # the home page's default: the model's beam search
+    method, steps = cost.attribution_plan(ckpt.config, len(tr.src_ids), len(tr.out_ids), "integrated_gradients")
+    assert (method, steps) != ("integrated_gradients", attribution.STEPS)
+    notice = s["translate.attr.cheaper"].format(method=s["translate.attr.integrated_gradients"], n=len(tr.src_ids),
+                                                instead=s[f"translate.attr.{method}"], steps=steps)
     assert notice in [i.value for i in at.info]
     fig, _ = chart(at, "tr_attr_fig")
-    want = np.abs(attribution.attribute(ckpt.model, tr.src_ids, tr.out_ids, "input_x_gradient"))
-    np.testing.assert_allclose(arr(fig.data[0].z), want / want.sum(1, keepdims=True), atol=1e-3)
+    want = attribution.shares(attribution.attribute(ckpt.model, tr.src_ids, tr.out_ids, method, steps))
+    np.testing.assert_allclose(arr(fig.data[0].z), want, atol=1e-3)
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])

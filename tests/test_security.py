@@ -20,7 +20,7 @@ from transformer_core.checkpoints import hub
 from transformer_core.checkpoints.files import CARD, CONFIG, EXAMPLES, TOKENIZER, TRAINING, WEIGHTS, CheckpointError
 from transformer_core.checkpoints.load import load_checkpoint
 from transformer_core.model.config import ModelConfig
-from transformer_core.serving.runs import RECORD_BUDGET, RunTooLarge, recorded_elements
+from transformer_core.serving import cost
 from transformer_core.checkpoints.upload import (UploadError, UploadLimits, check_folder, checkpoint_error_kind,
                                                  load_upload)
 
@@ -181,27 +181,33 @@ def test_an_uploaded_shape_past_the_bounds_is_refused(folder, tmp_path, change, 
     translated(info.value)
 
 
-def test_a_run_past_the_record_budget_is_refused_before_it_starts(toy_checkpoints):
+def test_a_run_past_the_cost_bounds_is_refused_before_it_starts(toy_checkpoints):
+    """serving/cost.py counts what a run computes and holds: a model of many layers and heads, a wide FFN or a
+    large vocabulary is refused on a long sentence, saying how long a sentence fits; the bundled models fit."""
     ckpt = load_checkpoint(toy_checkpoints / "toy-en")
     from transformer_core.serving import runs
 
     wide = ModelConfig(vocab_size=64, d_model=128, n_heads=16, n_encoder_layers=12, n_decoder_layers=12,
                        max_len=8192)
-    assert recorded_elements(wide, 300, 4) > RECORD_BUDGET
+    assert not cost.estimate(wide, "translation", 300, 4).fits()
     bundled = load_checkpoint("checkpoints/enko").config
-    assert recorded_elements(bundled, bundled.max_len, 4) < RECORD_BUDGET / 10     # the bundled models: far below
+    for kind in ("translation", "steps", "greedy_steps", "samples"):
+        assert cost.estimate(bundled, kind, 40, 4).fits(), kind                  # a 40-piece sentence, beam 4
+    assert cost.attribution_plan(bundled, 40, 50, "integrated_gradients") is not None
     wide_ffn = ModelConfig(vocab_size=64, d_model=8, n_heads=1, n_encoder_layers=1, n_decoder_layers=1,
                            d_ff=700_000, max_len=8192)      # the review's: attention small, FFN activations huge
-    assert recorded_elements(wide_ffn, 300, 4) > RECORD_BUDGET
+    assert not cost.estimate(wide_ffn, "translation", 300, 4).fits()
     big_vocab = ModelConfig(vocab_size=500_000, d_model=8, n_heads=1, n_encoder_layers=1, n_decoder_layers=1,
                             d_ff=8, max_len=8192)           # and the logits
-    assert recorded_elements(big_vocab, 300, 4) > RECORD_BUDGET
+    assert not cost.estimate(big_vocab, "translation", 300, 4).fits()
     ckpt.config = wide                                   # the tiny model, described as a wide one
-    with pytest.raises(RunTooLarge) as info:
+    with pytest.raises(cost.RunTooLarge) as info:
         runs.translation(ckpt, "the cat sees the house. " * 20, 4, ())
-    assert info.value.elements > RECORD_BUDGET
+    assert 0 < info.value.fits < info.value.tokens
+    assert cost.estimate(wide, "translation", info.value.fits, 4).fits()
+    assert not cost.estimate(wide, "translation", info.value.fits + 1, 4).fits()
     for lang in ("ko", "en"):
-        assert "app.run_too_large" in strings(lang)
+        assert {"app.run_too_large", "app.run_shorten", "app.run_model_too_large"} <= set(strings(lang))
 
 
 # --- 6. allocation before validation ---------------------------------------------------------------

@@ -24,11 +24,13 @@ from __future__ import annotations
 
 import streamlit as st
 
+from transformer_core.explainer import examples as default_examples
 from transformer_core.explainer import explain, input_check
 from transformer_core.serving import runs
 from transformer_core.checkpoints.files import Checkpoint
 from transformer_core.model.tokenizer import wrap_source
 from transformer_core.explainer.translate import source_ids, split_sentences
+from transformer_core.serving.registry import python_bytes
 from transformer_core.serving.workpool import WorkPool
 
 from . import model_state
@@ -42,15 +44,21 @@ MAX_CHARS = 1000                 # longer text is cut, with a notice; the box co
 MAX_SENTENCES = 20               # a paragraph's sentences translated one by one
 MAX_EXAMPLES = 6
 SHARED_TEXT, SHARED_MODE = "atlas_sentence", "atlas_mode"
-SESSION_CACHE, SESSION_CACHE_SIZE = "atlas_runs", 24
+SESSION_CACHE, SESSION_CACHE_BYTES = "atlas_runs", 48 * 2**20   # a session's own runs, bounded by what they hold
 POOL = WorkPool.from_env()                        # threads: this session's own models, full traces
 PROCESSES = WorkPool.processes_from_env()         # worker processes for the bundled models (None: one core)
-DEFAULT_EXAMPLES = ("translate.example.1", "translate.example.2", "translate.example.3")
+
+
+def example_pairs(ckpt: Checkpoint) -> list[dict]:
+    """The model's example sentences ({"src", "ref"?}): its examples.json, else the app's in its source
+    language with references in its target language (transformer_core/explainer/examples.py)."""
+    own = [e for e in ckpt.examples if str(e.get("src", "")).strip()]
+    return (own or default_examples.pairs(ckpt.config.src_lang, ckpt.config.tgt_lang))[:MAX_EXAMPLES]
 
 
 def examples(ckpt: Checkpoint) -> list[str]:
-    srcs = [e["src"] for e in ckpt.examples if str(e.get("src", "")).strip()][:MAX_EXAMPLES]
-    return srcs or [t(k) for k in DEFAULT_EXAMPLES]
+    """The example sentences offered for the model, the first one the sentence a page starts with."""
+    return [e["src"] for e in example_pairs(ckpt)]
 
 
 def beam_width(ckpt: Checkpoint) -> int:
@@ -94,7 +102,8 @@ def sentence_input(page: str, ckpt: Checkpoint) -> tuple[str, int] | None:
                                            lp=t(f"sentence.lp.{ckpt.beam_options['penalty']}"),
                                            setting=search_note(ckpt)))
     text = st.text_input(t("sentence.input", src=escape_md(ckpt.config.src_lang), tgt=escape_md(ckpt.config.tgt_lang)),
-                         key=text_key, placeholder=t("sentence.placeholder"), help=t("sentence.input_help", limit=MAX_CHARS))
+                         key=text_key, placeholder=t("sentence.placeholder", example=ex[0]),
+                         help=t("sentence.input_help", limit=MAX_CHARS))
     present = presenting()           # a projector: examples folded, no counter: the first screen holds the figure
     box = st.expander(t("sentence.examples")) if present else \
         st.container(horizontal=True, gap="small", vertical_alignment="center")
@@ -159,8 +168,9 @@ def unreadable_notice(ckpt: Checkpoint, text: str) -> None:
         if other is not None and other is not ckpt and input_check.check(
                 other.tokenizer, other.config.src_lang, text).readable:
             others.append(label)
-    offer = t("sentence.unreadable.try", models=", ".join(others)) if others else t("sentence.unreadable.none")
     code = ckpt.config.src_lang
+    offer = t("sentence.unreadable.try", models=", ".join(others)) if others else \
+        t("sentence.unreadable.none", language=escape_md(language_name(code)))
     reads = t("sentence.unreadable.reads", language=escape_md(language_name(code)), script=_script_name(found.expected))
     if found.wrong_script:
         body = t("sentence.unreadable.script", script=_script_name(found.script), reads=reads,
@@ -211,15 +221,20 @@ def run_cached(kind: str, key: str, ckpt: Checkpoint, text: str, beam: int, head
 
 
 def session_run(run, key: str, ckpt: Checkpoint, *args):
-    """run(ckpt, *args) on the compute pool, kept in this session's cache (the last SESSION_CACHE_SIZE runs)
-    per (run, model key, args): a rerun of the page, a slider elsewhere, computes nothing again."""
+    """run(ckpt, *args) on the compute pool, kept in this session's cache per (run, model key, args): a rerun
+    of the page, a slider elsewhere, computes nothing again.  The cache keeps the newest runs that together
+    hold at most SESSION_CACHE_BYTES (registry.python_bytes: their arrays and lists), the newest always."""
     cache: dict = st.session_state.setdefault(SESSION_CACHE, {})
     ck = (run.__name__, key, *args)
     if ck not in cache:
-        while len(cache) >= SESSION_CACHE_SIZE:
-            cache.pop(next(iter(cache)))
-        cache[ck] = POOL.run(run, ckpt, *args)
-    return cache[ck]
+        result = POOL.run(run, ckpt, *args)
+        held = {k: size for k, (_, size) in cache.items()}
+        size = python_bytes(result)
+        while held and sum(held.values()) + size > SESSION_CACHE_BYTES:
+            oldest = next(iter(cache))
+            del cache[oldest], held[oldest]
+        cache[ck] = (result, size)
+    return cache[ck][0]
 
 
 def full_trace(ckpt: Checkpoint, src_ids: list[int], out_ids: list[int]) -> explain.FullTrace:

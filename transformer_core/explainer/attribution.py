@@ -34,10 +34,6 @@ from ..model.transformer import Transformer
 METHODS = ("saliency", "input_x_gradient", "integrated_gradients")
 STEPS = 32                  # integrated gradients: points on the path from 0 to x (midpoints)
 CHUNK = 4                   # target rows per decoder pass (attribute); benchmarks/bench_attribution.py
-# What one attribution costs, in token passes (cost()); a 20-token sentence with 20 rows and 32 steps is 25,600
-# (1.5 s on one thread).  The app runs at most MAX_COST: integrated gradients of a longer sentence would hold a
-# worker for many seconds.
-MAX_COST = 4 * 25_600
 
 
 def teacher_forced(model: Transformer, src_ids: list[int], out_ids: list[int]) -> tuple[torch.Tensor, ...]:
@@ -99,12 +95,6 @@ def attribute(model: Transformer, src_ids: list[int], out_ids: list[int], method
     grad = torch.stack(rows)                                                   # (T, S, d): the mean over the path
     rows_out = grad.norm(dim=-1) if method == "saliency" else (x[0] * grad).sum(-1)  # (T, S)
     return rows_out.detach().cpu().numpy()
-
-
-def cost(src_len: int, rows: int, method: str, steps: int = STEPS) -> int:
-    """Token passes of attribute(): one backward pass per row through the encoder (src_len tokens) and the
-    decoder (at most rows tokens), for each point on the path (steps for integrated gradients, else one)."""
-    return (steps if method == "integrated_gradients" else 1) * rows * (src_len + rows)
 
 
 def shares(scores: np.ndarray) -> np.ndarray:

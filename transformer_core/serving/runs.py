@@ -12,8 +12,8 @@
                                                process: what a worker process of workpool.WorkPool runs
 
 No Streamlit here: the pages (pages/ui/sentence.py) call these on a worker pool.  A run whose attention
-record would pass RECORD_BUDGET (an uploaded model of many layers and heads, a long sentence) is refused
-with RunTooLarge before it starts.
+would cost more than one run may (cost.py: the seconds of one core and the memory it holds, counted from the
+model's config and the sentence's length) is refused with cost.RunTooLarge before it starts.
 """
 from __future__ import annotations
 
@@ -24,45 +24,19 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from . import cost
 from ..explainer import attribution, confidence, explain
 from ..checkpoints.files import Checkpoint
 from ..checkpoints.load import load_checkpoint
 from ..model.decoding import filtered_distribution, first_log_probs, greedy_decode, sample_decode
 from ..explainer.translate import source_ids, translate
 
-RECORD_BUDGET = 32_000_000      # numbers one run may hold at once (float32: 128 MB); the bundled models need < 5 M
 
-
-class RunTooLarge(ValueError):
-    """A run that would hold more numbers than RECORD_BUDGET: .elements, .budget."""
-
-    def __init__(self, elements: int, budget: int):
-        super().__init__(f"this sentence would make the model hold {elements:,} numbers at once, more than "
-                         f"the {budget:,} one run may")
-        self.elements, self.budget = elements, budget
-
-    def __reduce__(self):              # raised in a worker process, it travels back pickled
-        return RunTooLarge, (self.elements, self.budget)
-
-
-def recorded_elements(cfg, src_len: int, beam: int) -> int:
-    """What a traced run holds, at most: every layer's and head's attention of one teacher-forced pass,
-    L·h·(S² + T² + T·S), and the decoding steps' cross-attention rows of each live hypothesis (beam·T·S);
-    the FFN's hidden activations of every layer ((S + T)·d_ff·L, which a full trace keeps), and the
-    logits over the vocabulary (T·V).  T is the longest output decoding allows (decoding.default_max_len)."""
-    S = src_len
-    T = min(cfg.max_len - 1, 2 * S + 10)
-    attention = cfg.n_heads * (cfg.n_encoder_layers * S * S
-                               + cfg.n_decoder_layers * (T * T + (1 + max(beam, 1)) * T * S))
-    ffn = (cfg.n_encoder_layers * S + cfg.n_decoder_layers * T) * cfg.d_ff
-    return attention + ffn + T * cfg.vocab_size
-
-
-def check_budget(ckpt: Checkpoint, text: str, beam: int) -> None:
+def checked_source(ckpt: Checkpoint, text: str, kind: str, beam: int = 1, **sizes) -> list[int]:
+    """The source ids of text, once the run's cost (cost.py) is within the bounds; else cost.RunTooLarge."""
     src, _ = source_ids(ckpt.tokenizer, text, ckpt.config.max_len)
-    elements = recorded_elements(ckpt.config, len(src), beam)
-    if elements > RECORD_BUDGET:
-        raise RunTooLarge(elements, RECORD_BUDGET)
+    cost.check(ckpt.config, kind, len(src), beam, **sizes)
+    return src
 
 
 def one_thread() -> None:
@@ -75,7 +49,7 @@ def translation(ckpt: Checkpoint, text: str, beam: int, heads_off: tuple) -> dic
     """Translate, then ONE traced teacher-forced forward on [BOS] + output for the attention and each output
     token's probability (probs (T,); token_texts: the text each token adds, confidence.py)."""
     one_thread()
-    check_budget(ckpt, text, beam)
+    checked_source(ckpt, text, "translation", beam)
     off = explain.heads_off_map(heads_off) or None
     tr = translate(ckpt, text, beam=beam, heads_off=off)
     tok = ckpt.tokenizer
@@ -91,7 +65,7 @@ def translation(ckpt: Checkpoint, text: str, beam: int, heads_off: tuple) -> dic
 def steps(ckpt: Checkpoint, text: str, beam: int, heads_off: tuple) -> dict:
     """Translate with a trace of every decoding step (numpy, so it caches and pickles cheaply)."""
     one_thread()
-    check_budget(ckpt, text, beam)
+    checked_source(ckpt, text, "steps", beam)
     tr = translate(ckpt, text, beam=beam, trace=True)
     tok = ckpt.tokenizer
     trace = [{"step": s.step, "prefixes": [list(p) for p in s.prefixes],
@@ -110,7 +84,7 @@ def greedy_steps(ckpt: Checkpoint, text: str, prefix: tuple[int, ...] = ()) -> d
     ids, text and log P, and per step the top-5 ids and probabilities, the token chosen and the last
     layer's encoder-decoder attention averaged over heads (S,)."""
     one_thread()
-    src, _ = source_ids(ckpt.tokenizer, text, ckpt.config.max_len)
+    src = checked_source(ckpt, text, "greedy_steps")
     out = greedy_decode(ckpt.model, src, trace=True, prefix=list(prefix)[: ckpt.config.max_len - 2])
     return {"src_ids": src, "ids": out.ids, "text": ckpt.tokenizer.decode(out.ids), "score": out.score,
             "steps": [{"topk_ids": s.topk_ids[0], "topk_probs": s.topk_probs[0], "token": s.beams[0][0][-1],
@@ -123,7 +97,7 @@ def samples(ckpt: Checkpoint, text: str, temperature: float, top_k: int, top_p: 
     their probabilities at each stage of the filters: the model's, after the temperature, after top-k too,
     after top-p too (the last is what sampling draws from)."""
     one_thread()
-    src, _ = source_ids(ckpt.tokenizer, text, ckpt.config.max_len)
+    src = checked_source(ckpt, text, "samples")
     draws = [sample_decode(ckpt.model, src, temperature, top_k, top_p, seed + i) for i in range(n)]
     logp = first_log_probs(ckpt.model, src)                                    # (V,)
     stages = {"model": logp.exp(), "temperature": filtered_distribution(logp, temperature),
@@ -136,11 +110,15 @@ def samples(ckpt: Checkpoint, text: str, temperature: float, top_k: int, top_p: 
             "kept": int((stages["top_p"] > 0).sum()), "top": float(logp.exp().max())}
 
 
-def attribution_run(ckpt: Checkpoint, src_ids: tuple[int, ...], out_ids: tuple[int, ...], method: str) -> dict:
+def attribution_run(ckpt: Checkpoint, src_ids: tuple[int, ...], out_ids: tuple[int, ...], method: str,
+                    steps: int = attribution.STEPS) -> dict:
     """The attribution scores (T, S), each row's share (attribution.shares) and, for integrated gradients,
-    how complete each row is: |sum of the row − (log p(y_t | x) − log p(y_t | 0))| / |that difference| (T,)."""
+    how complete each row is: |sum of the row − (log p(y_t | x) − log p(y_t | 0))| / |that difference| (T,).
+    cost.attribution_plan says which method and steps fit; a run past the bounds is refused."""
     one_thread()
-    scores = attribution.attribute(ckpt.model, list(src_ids), list(out_ids), method)
+    cost.check(ckpt.config, "attribution", len(src_ids), steps=steps if method == "integrated_gradients" else 1,
+               out_len=len(out_ids))
+    scores = attribution.attribute(ckpt.model, list(src_ids), list(out_ids), method, steps)
     run = {"scores": scores, "shares": attribution.shares(scores)}
     if method == "integrated_gradients":
         gap = attribution.completeness_gap(ckpt.model, list(src_ids), list(out_ids), scores)     # (T,)

@@ -8,6 +8,8 @@ import textwrap
 import numpy as np
 import plotly.graph_objects as go
 
+from transformer_core.serving.cost import FIGURE_CELLS
+
 from ..theme import DIVERGING, FOCUS_DIM, FONT_SIZE, PALETTE, SEQUENTIAL
 from .base import _axis_suffix, _faded, _hover, _rounded, _unit, as_array, escape, line_figure, mask_trace, tick_labels
 
@@ -15,6 +17,21 @@ from .base import _axis_suffix, _faded, _hover, _rounded, _unit, as_array, escap
 GRID_GAP = "\u200b\u2060"       # invisible category names (made unique by repetition) for the blanks between panels
 
 GRID_TICK_LIMIT = 12      # attention_grid labels the panels of sentences up to this many tokens
+
+
+def grid_window(L: int, H: int, panel_cells: int, focus: tuple[int, int]) -> tuple[range, range]:
+    """The layers and heads a grid of L × H panels of panel_cells cells draws: all of them, unless that passes
+    cost.FIGURE_CELLS (what a browser draws well, and what the run-cost model counts); then as many whole
+    layers as fit around the focused (layer, head), or, when one layer is too many, as many of its heads."""
+    if L * H * panel_cells <= FIGURE_CELLS:
+        return range(L), range(H)
+    layers = FIGURE_CELLS // (H * panel_cells)
+    if layers >= 1:
+        start = min(max(focus[0] - layers // 2, 0), L - layers)
+        return range(start, start + layers), range(H)
+    heads = max(1, FIGURE_CELLS // panel_cells)
+    start = min(max(focus[1] - heads // 2, 0), H - heads)
+    return range(focus[0], focus[0] + 1), range(start, start + heads)
 
 
 def attention_grid(weights, q_labels: Sequence[str], k_labels: Sequence[str], *,
