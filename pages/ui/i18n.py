@@ -16,6 +16,8 @@ from pathlib import Path
 import streamlit as st
 from streamlit.runtime.scriptrunner import get_script_run_ctx
 
+from transformer_core.model.config import base_language
+
 LANGS = ("ko", "en")
 DEFAULT_LANG = "ko"
 LANG_KEY = "lang"
@@ -83,11 +85,8 @@ def language_selector() -> str:
                                 format_func=lambda code: translate(code, f"lang.{code}"))
 
 
-LANGUAGE_CODES = {"eng": "en", "kor": "ko", "deu": "de", "ger": "de"}   # ISO 639-2/3 codes some Marian models give
-
-
 def language_name(code: str) -> str:
-    """A language code (en, ko, de; eng, kor, deu) as the interface names it ("English" / "영어"), or the code."""
-    key = f"srclang.{LANGUAGE_CODES.get(code, code)}"
+    """A language code (en, ko, de; eng, kor, deu; ko-KR) as the interface names it ("English" / "영어"), or the code."""
+    key = f"srclang.{base_language(code)}"
     name = t(key)
     return code if name == key else name

@@ -27,6 +27,7 @@ from . import marian
 from .files import CARD, CONFIG, FILES, PREPARED, WEIGHTS, Checkpoint, CheckpointError
 from .load import load_checkpoint
 from .quantized import read_prepared
+from ..model.config import base_language
 from ..model.decoding import greedy_decode
 from ..model.quantize import SCHEMES, quantize_model, scheme_of
 from ..model.tokenizer import wrap_source
@@ -50,7 +51,7 @@ def greedy_ms(ckpt: Checkpoint) -> float:
     threads = torch.get_num_threads()
     torch.set_num_threads(1)
     try:
-        text = TIMING_SENTENCES.get(ckpt.config.src_lang[:2], TIMING_SENTENCES["en"])
+        text = TIMING_SENTENCES.get(base_language(ckpt.config.src_lang), TIMING_SENTENCES["en"])
         src = wrap_source(ckpt.tokenizer, ckpt.tokenizer.encode(text))            # BOS (if any) + pieces + EOS
         times = []
         for _ in range(TIMING_RUNS + 1):                     # the first run warms up

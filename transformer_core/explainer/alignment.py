@@ -21,7 +21,7 @@ import numpy as np
 import torch
 
 from .explain import teacher_forced_attention
-from .history import LECTURE, LECTURE_LINKS
+from .examples import lecture
 from ..model.transformer import Transformer
 from ..model.tokenizer import Tokenizer, merge_to_words, word_ids
 
@@ -139,13 +139,14 @@ def read_aligned(folder: Path, split: str, src_lang: str, tgt_lang: str):
     return [(s, t, parse(a)) for s, t, a in zip(*lines)]
 
 
-def gold_examples(examples: list, tgt_lang: str) -> list:
-    """The pairs the app offers with their gold alignment: the lecture's sentence first (for ko and de
-    targets), then the split's pairs with another source."""
-    if tgt_lang not in LECTURE:
+def gold_examples(examples: list, tgt_lang: str, src_lang: str = "en") -> list:
+    """The pairs the app offers with their gold alignment: the lecture's sentence first (where both languages
+    have it: examples.lecture), then the split's pairs with another source."""
+    first = lecture(src_lang, tgt_lang)
+    if first is None:
         return examples
-    src, tgt = LECTURE[tgt_lang]
-    return [(src, tgt, parse(LECTURE_LINKS[tgt_lang])), *(ex for ex in examples if ex[0] != src)]
+    src, tgt, links = first
+    return [(src, tgt, parse(links)), *(ex for ex in examples if ex[0] != src)]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -174,7 +175,8 @@ def main(argv: list[str] | None = None) -> int:
     print(json.dumps(result, indent=2))
     if args.gold:
         from ..checkpoints.files import GOLD
-        lines = [f"{s}\t{t}\t{fmt(links)}\n" for s, t, links in gold_examples(examples[:args.limit], ckpt.config.tgt_lang)
+        offered = gold_examples(examples[:args.limit], ckpt.config.tgt_lang, ckpt.config.src_lang)
+        lines = [f"{s}\t{t}\t{fmt(links)}\n" for s, t, links in offered
                  if word_cross_attention(ckpt.model, ckpt.tokenizer, s, t) is not None][:args.gold]
         (Path(args.checkpoint) / GOLD).write_text("".join(lines), encoding="utf-8")
     if args.record:

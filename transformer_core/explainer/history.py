@@ -21,14 +21,13 @@ from safetensors.numpy import load_file, save_file
 
 from ..checkpoints.files import HISTORY, CheckpointError
 from ..checkpoints.validate import safetensors_header
+from .examples import lecture
 from .explain import ATTENTION_KINDS, teacher_forced_attention
 from ..model.transformer import Transformer
 from ..model.tokenizer import Tokenizer
 
 MAX_RECORDS = 400
 MAX_BYTES = 16 << 20        # a file larger than this is not read
-LECTURE = {"ko": ("I like apples.", "나는 사과를 좋아한다."), "de": ("I like apples.", "Ich mag Äpfel.")}
-LECTURE_LINKS = {"ko": "0-0 1-2 2-1", "de": "0-0 1-1 2-2"}    # its gold word alignment (I-나는 like-좋아한다 apples-사과를)
 
 
 @dataclass
@@ -48,9 +47,11 @@ class History:
     weights: list[dict[str, np.ndarray]]    # per probe: {kind: (N, L, h, Tq, Tk)}
 
 
-def probe_set(tok: Tokenizer, tgt_lang: str, valid_pairs: list[tuple[str, str]], n_valid: int = 3) -> list[Probe]:
-    """The lecture's sentence (for ko and de targets) and the first valid pairs."""
-    pairs = ([LECTURE[tgt_lang]] if tgt_lang in LECTURE else []) + list(valid_pairs[:n_valid])
+def probe_set(tok: Tokenizer, tgt_lang: str, valid_pairs: list[tuple[str, str]], n_valid: int = 3,
+              src_lang: str = "en") -> list[Probe]:
+    """The lecture's sentence (where both languages have it: examples.lecture) and the first valid pairs."""
+    first = lecture(src_lang, tgt_lang)
+    pairs = ([first[:2]] if first else []) + list(valid_pairs[:n_valid])
     probes = []
     for src, ref in pairs:
         src_ids = [tok.bos_id, *tok.encode(src), tok.eos_id]

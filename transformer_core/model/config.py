@@ -10,7 +10,17 @@ from pathlib import Path
 ACTIVATIONS = ("relu", "gelu", "swish")      # swish(x) = x·sigmoid(x), also called SiLU
 SINUSOID_LAYOUTS = ("interleaved", "halves")
 LANGUAGE = re.compile(r"[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8}){0,3}")   # a BCP-47-like code: en, ko, pt-BR, zh-Hant
+# ISO 639-2/3 codes that some Marian models give (tokenizer_config.json: "kor", "eng") -> ISO 639-1
+LANGUAGE_CODES = {"eng": "en", "kor": "ko", "deu": "de", "ger": "de", "fra": "fr", "fre": "fr", "spa": "es",
+                  "jpn": "ja", "zho": "zh", "chi": "zh", "cmn": "zh", "rus": "ru"}
 MAX_INT = 2**31 - 1       # any size field; the upload limits (upload.UploadLimits) bound them much lower
+
+
+def base_language(code) -> str:
+    """The language of a code, lower-case, without its region or script: "ko", "kor", "ko-KR", "KO_kr" -> "ko";
+    a code this project does not map stays as it is, lower-cased ("fi" -> "fi"); no code: ""."""
+    code = str(code or "").strip().lower().replace("_", "-").split("-")[0]
+    return LANGUAGE_CODES.get(code, code)
 
 
 class ConfigError(ValueError):

@@ -21,12 +21,13 @@ from ..checkpoints.files import CheckpointError
 from ..checkpoints.load import load_checkpoint
 from ..data.sources.files import read_split
 from ..checkpoints.model_card import record
+from ..model.config import base_language
 from ..explainer.translate import translate_lines
 
 
 def bleu_tokenize(lang: str) -> str:
-    """sacrebleu tokenizer for the target language: 13a, or MeCab-ko morphemes for Korean."""
-    return "ko-mecab" if lang == "ko" else "13a"
+    """sacrebleu tokenizer for the target language: 13a, or MeCab-ko morphemes for Korean (ko, kor, ko-KR)."""
+    return "ko-mecab" if base_language(lang) == "ko" else "13a"
 
 
 def score(hyps: list[str], refs: list[str], lang: str) -> dict:

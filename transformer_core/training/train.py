@@ -257,7 +257,7 @@ def main(argv=None) -> int:
     # a fine-tune with its base's tokenizer records its base's probes, to be told after the base's history
     base_history = attention_history.load(base.path / attention_history.HISTORY) if base and not remapped else None
     history = attention_history.load(history_path) or attention_history.empty(
-        base_history.probes if base_history else attention_history.probe_set(tok, tgt_lang, valid_text))
+        base_history.probes if base_history else attention_history.probe_set(tok, tgt_lang, valid_text, src_lang=src_lang))
     if rank == 0 and not history.steps:                          # the attention before any training
         attention_history.record(history, model, step)
         attention_history.save(history, history_path)
