@@ -762,6 +762,41 @@ def test_words_the_model_never_saw_are_named_with_their_counts(sessions, served)
     shot("unseen_words.png", page, '[data-testid="stAlert"]:has-text("zeppelin (0)")')
 
 
+def test_the_least_certain_tokens_are_marked_in_both_languages(sessions, served):
+    """The translation's tokens under confidence.THRESHOLD are highlighted in italics, a run of them as one mark
+    (its text unchanged), and named with their probabilities in a note beside the unseen words.
+    Screenshots: uncertain_tokens(_en).png."""
+    from itertools import groupby
+
+    from transformer_core.checkpoints.load import load_checkpoint
+    from transformer_core.explainer import confidence
+    from transformer_core.serving import runs
+
+    sentence = "I have a math test on Friday."
+    for lang in ("ko", "en"):
+        session = sessions(lang)
+        page = session.page
+        ckpt = load_checkpoint(served / session.model)
+        res = runs.translation(ckpt, sentence, ckpt.beam_options["beam"], ())    # the page's default: beam search
+        flagged = confidence.uncertain(res["probs"])
+        assert flagged, "the model is sure of every token: choose another sentence"
+        assert translate(session, sentence, source_pieces(served, session.model, sentence)) == res["text"]
+        runs_of_flagged = [list(run) for mark, run in groupby(range(len(res["probs"])), lambda i: i in flagged) if mark]
+        marks = page.locator(".st-key-translation h3 em")
+        assert marks.all_inner_texts() == ["".join(res["token_texts"][i] for i in run).strip() for run in runs_of_flagged]
+        note = page.locator('[data-testid="stAlert"]').filter(has_text=I18N[lang]["translate.uncertain"].split(":**")[0][2:])
+        text = note.inner_text()
+        assert all(f"{token_label(res['pred_pieces'][i])} ({res['probs'][i]:.2f})" in text for i in flagged), text
+        assert f"{confidence.THRESHOLD}" in text
+        page.set_viewport_size(SCREENSHOT_VIEWPORT)               # the box and the note both in view
+        box, bottom = page.locator(".st-key-translation").bounding_box(), note.bounding_box()
+        SCREENSHOT_DIR.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(SCREENSHOT_DIR / f"uncertain_tokens{'' if lang == 'ko' else '_en'}.png"),
+                        clip={"x": box["x"], "y": box["y"], "width": box["width"],
+                              "height": bottom["y"] + bottom["height"] - box["y"]}, animations="disabled")
+        page.set_viewport_size(VIEWPORT)
+
+
 def test_after_the_script_health_check_a_bookmarked_page_opens_without_a_notice(browser, served, tmp_path):
     """A fresh server, as a school's container after a restart.  Its first script run goes through Streamlit's
     older pages/ mode, where our URLs do not exist: a first visit to /attention-masks would show the

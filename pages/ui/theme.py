@@ -4,6 +4,8 @@
 - DIVERGING (blue < 0, white = 0, red > 0; ColorBrewer RdBu): signed values (scores, Q/K/V, PE, hidden
   states), always centred at 0.  Both scales are safe for colour-blind readers (ColorBrewer).
 - MASK: grey = masked, blue = may attend.
+- UNCERTAIN: a translated token the model chose with a probability under confidence.THRESHOLD, written in
+  this colour of Streamlit's markdown, on its background and in italics (not by colour alone).
 - Special tokens have one display name everywhere: <s>, </s>, <pad>, <unk> (SentencePiece's names;
   the lectures' BOS / EOS), and a word-start piece's "▁" is drawn as the mark WORD_MARK.
 - Font sizes: the default, and PRESENT for projector mode (?present=1).
@@ -14,6 +16,7 @@ SEQUENTIAL = [[0.0, "#f7fbff"], [0.125, "#deebf7"], [0.25, "#c6dbef"], [0.375, "
               [0.625, "#4292c6"], [0.75, "#2171b5"], [0.875, "#08519c"], [1.0, "#08306b"]]
 DIVERGING = "RdBu_r"        # plotly's RdBu runs red (low) -> blue (high); reversed, red is positive
 MASK_COLORS = ((0.0, "#d1d5db"), (1.0, "#2563eb"))
+UNCERTAIN = "orange"        # a colour of Streamlit's markdown (:orange[…], :orange-background[…])
 # One token's lines (live_chart's focus): what is not that token's is drawn at this opacity.
 FOCUS_DIM = 0.25
 PALETTE = ("#2563eb", "#dc2626", "#059669", "#d97706", "#7c3aed", "#0891b2", "#db2777", "#4b5563")
