@@ -7,7 +7,7 @@ import streamlit as st
 
 from pages.ui import figures, model_state
 from pages.ui.i18n import current_lang, t
-from pages.ui.sentence import beam_width, run_cached
+from pages.ui.sentence import beam_width, example_pairs, run_cached
 from pages.ui.widgets import latex, page_header, show_figure
 from transformer_core.training.bleu import (MAX_ORDER, SMOOTH_METHODS, TOKENIZERS, lecture_score, metric,
                                             sentence_breakdown)
@@ -20,14 +20,22 @@ CLIP_HYP, CLIP_REF = "the the the the", "the cat"      # the clipping example of
 
 def default_pair() -> tuple[str, str, str]:
     """The example shown first: the active model's translation (beam) of the first example sentence it
-    does not translate exactly as the reference, against that reference, or else a fixed pair that
-    differs.  -> (hyp, ref, tokenizer)"""
+    does not translate exactly as the reference (its examples.json, else the app's in its languages: a
+    Korean -> English model translates Korean against English), against that reference, or else a fixed pair
+    in the interface language that differs.  -> (hyp, ref, tokenizer)"""
     ckpt = model_state.active(quiet=True)
-    for example in (e for e in (ckpt.examples if ckpt else []) if str(e.get("ref", "")).strip()):
+    for example in (e for e in (example_pairs(ckpt) if ckpt else []) if str(e.get("ref", "")).strip()):
         run = run_cached("translation", model_state.active_key(), ckpt, example["src"], beam_width(ckpt))
         if run["text"].strip() != example["ref"].strip():      # a pair that differs: BLEU 100 teaches nothing
             return run["text"], example["ref"], bleu_tokenize(ckpt.config.tgt_lang)
     return t("bleu.default_hyp"), t("bleu.default_ref"), TOKENIZERS[0]
+
+
+def too_short(ref: str) -> str:
+    """The reference's first words (a third of them, at least two where it has more): a hypothesis in the
+    reference's language that the brevity penalty punishes."""
+    words = ref.split()
+    return " ".join(words[:max(1, len(words) // 3, min(2, len(words) - 1))])
 
 
 def set_pair(hyp: str, ref: str) -> None:
@@ -90,7 +98,7 @@ def main() -> None:
     with st.container(horizontal=True):
         st.button(t("bleu.example.default"), on_click=set_pair, args=(hyp_default, ref_default), key="bleu_ex_default")
         st.button(t("bleu.example.clipping"), on_click=set_pair, args=(CLIP_HYP, CLIP_REF), key="bleu_ex_clip")
-        st.button(t("bleu.example.short"), on_click=set_pair, args=(t("bleu.short_hyp"), ref_default),
+        st.button(t("bleu.example.short"), on_click=set_pair, args=(too_short(ref_default), ref_default),
                   key="bleu_ex_short")
     c1, c2 = st.columns(2)
     lang = current_lang()

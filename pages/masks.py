@@ -11,7 +11,9 @@ from pages.ui.export import matrix_frame, unique_labels
 from pages.ui.i18n import current_lang, t
 from pages.ui.sentence import start_label
 from pages.ui.widgets import latex, page_header, show_figure
+from transformer_core.explainer.examples import batch
 from transformer_core.model.attention import attention_steps
+from transformer_core.model.config import base_language
 from transformer_core.model.masks import make_src_mask, make_trg_mask, subsequent_mask
 from transformer_core.model.tokenizer import wrap_source
 from transformer_core.explainer.toy import (BOS, EOS, MASK_KINDS, PAD_ID, batch_qkv, causal_leak, mask_for, pad_batch,
@@ -171,11 +173,21 @@ def model_batch(lines: list[str], add_special: bool) -> tuple[torch.Tensor, list
     return ids, [tok.pieces(row.tolist()) for row in ids], tok.pad_id
 
 
+def sentences_language() -> str:
+    """The language of the batch the box starts with (and of its key): the active model's source language
+    when its tokenizer cuts the sentences (a Korean -> English model cuts Korean), else the interface's."""
+    ckpt = model_state.active(quiet=True) if st.session_state.get("masks_splitter") == "model" else None
+    if ckpt is not None and batch(ckpt.config.src_lang) is not None:
+        return base_language(ckpt.config.src_lang)
+    return current_lang()
+
+
 def main() -> None:
     page_header("masks")
     c1, c2 = st.columns([3, 1])
-    text = c1.text_area(t("masks.input"), t("masks.default_sentences"), height=130, max_chars=MAX_CHARS,
-                        key=f"masks_text_{current_lang()}", help=t("masks.input_help"))
+    lang = sentences_language()
+    text = c1.text_area(t("masks.input"), "\n".join(batch(lang)), height=130, max_chars=MAX_CHARS,
+                        key=f"masks_text_{lang}", help=t("masks.input_help"))
     add_special = c2.toggle(t("masks.bos_eos"), value=True, key="masks_bos", help=t("masks.bos_eos_help"))
     splitter = "whitespace"
     if model_state.model_choices():          # a trained model's tokenizer can cut the sentences too

@@ -21,17 +21,19 @@ def _spm(sentences, vocab_size) -> bytes:
     return out.getvalue()
 
 
-def write_vocabulary(folder: Path, pairs) -> dict[str, int]:
+def write_vocabulary(folder: Path, pairs, sizes=(48, 48), left_out=("ar",)) -> dict[str, int]:
     """source.spm (pairs' first side), target.spm (second side) and one vocab.json for both, as Marian's
-    tools make them: </s> 0, <unk> 1, the pieces of both models, <pad> last.  One source piece ("ar") is
-    left out of vocab.json, so it becomes <unk>."""
+    tools make them: </s> 0, <unk> 1, the pieces of both models, <pad> last.  sizes: the two models' vocabulary
+    sizes (Korean needs one piece per syllable it has seen: several hundred).  The pieces left_out ("ar") are
+    left out of vocab.json, so they become <unk>."""
     pieces = ["</s>", "<unk>"]
     for name, side in ((SOURCE_SPM, 0), (TARGET_SPM, 1)):
-        data = _spm([pair[side] for pair in pairs], 48)
+        data = _spm([pair[side] for pair in pairs], sizes[side])
         (folder / name).write_bytes(data)
         sp = spm.SentencePieceProcessor(model_proto=data)
         pieces += [p for p in (sp.id_to_piece(i) for i in range(3, sp.vocab_size())) if p not in pieces]
-    pieces.remove("ar")
+    for piece in left_out:
+        pieces.remove(piece)
     vocab = {p: i for i, p in enumerate(pieces + ["<pad>"])}
     (folder / VOCAB).write_text(json.dumps(vocab, ensure_ascii=False))
     return vocab

@@ -10,6 +10,7 @@ from pages.ui.export import matrix_frame
 from pages.ui.i18n import t
 from pages.ui.sentence import session_run
 from pages.ui.widgets import escape_md, show_figure
+from transformer_core.explainer.examples import beginning
 from transformer_core.serving import runs
 
 
@@ -31,8 +32,9 @@ def whatif_view(ckpt, text: str, keys: str) -> None:
     options = steps[step]["topk_ids"]
     alternative = st.selectbox(t("decoding.whatif.alternative", t=step + 1), options, index=min(1, len(options) - 1),
                                key=f"{keys}_whatif_alt_{step}", format_func=lambda i: theme.token_label(tok.id_to_piece(i)))
+    example = beginning(ckpt.config.tgt_lang)        # in the language the model writes
     typed = st.text_input(t("decoding.whatif.typed"), key=f"{keys}_whatif_text", max_chars=200,
-                          placeholder=t("decoding.whatif.typed_placeholder"))
+                          placeholder=t("decoding.whatif.typed_placeholder", example=example) if example else None)
     prefix = tuple(tok.encode_target(typed) if typed.strip() else [*base["ids"][:step], alternative])
     forced = session_run(runs.greedy_steps, key, ckpt, text, prefix)
     changed = next((i for i, (a, b) in enumerate(zip(base["ids"] + [-1], forced["ids"] + [-2])) if a != b),
