@@ -76,6 +76,27 @@ def environment() -> dict:
             "git_rev": rev, "time": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
 
 
+def add_smoke(parser) -> None:
+    """The --smoke flag every benchmark has: tiny sizes, one repeat, its result in out/bench/<name>-smoke.json."""
+    parser.add_argument("--smoke", action="store_true",
+                        help="a check that the script still runs (seconds): tiny sizes, one repeat, the result in "
+                             "out/bench/<name>-smoke.json (never the real result's file)")
+
+
+def parse_args(parser, argv, smoke: dict):
+    """parser.parse_args(argv); with --smoke, `smoke` replaces the defaults (an option given still wins)."""
+    args = parser.parse_args(argv)
+    if args.smoke:
+        parser.set_defaults(**smoke)
+        args = parser.parse_args(argv)
+    return args
+
+
+def result_name(name: str, smoke: bool) -> str:
+    """The result file's name: <name>, or <name>-smoke for a --smoke run (never overwriting the real one)."""
+    return f"{name}-smoke" if smoke else name
+
+
 def write_result(name: str, result: dict, path: str | None = None) -> Path:
     target = Path(path) if path else OUT / f"{name}.json"
     target.parent.mkdir(parents=True, exist_ok=True)

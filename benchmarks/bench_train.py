@@ -2,6 +2,8 @@
 
     python benchmarks/bench_train.py                  # bundled size: d_model 256, 4 heads, 3+3 layers, d_ff 1024, vocab 8000
     python benchmarks/bench_train.py --profile        # also: where each model spends its time
+    python benchmarks/bench_train.py --smoke          # seconds: d_model 32, 2 heads, 1+1 layers, d_ff 64, vocab 256,
+                                                      # one round of one step (out/bench/train-smoke.json)
 
 Both models get the same batches, the same loss (label-smoothed cross-entropy, PAD ignored, through
 transformer_core.training.train.batch_loss) and the same optimizer (Adam 0.9/0.98/1e-9), in train mode with
@@ -14,7 +16,7 @@ Rounds alternate A B, B A, …; each round times --steps optimizer steps of one 
 target tokens per second (as train.py logs it); we report medians and ours / baseline (target ≥ 0.9)
 as the median of per-round ratios (robust to load drifting on a shared machine), with the ratio of the
 medians and of CPU-time throughputs beside it.
-Writes out/bench/train.json.
+Writes out/bench/train.json (with --smoke, out/bench/train-smoke.json: a check that the script runs, not a figure).
 """
 from __future__ import annotations
 
@@ -24,7 +26,7 @@ import random
 import statistics
 import time
 
-from _common import environment, write_result
+from _common import add_smoke, environment, parse_args, result_name, write_result
 
 import torch
 from torch import nn
@@ -33,6 +35,8 @@ from transformer_core.model.config import ModelConfig
 from transformer_core.model.transformer import Transformer
 from transformer_core.model.positional import sinusoidal_encoding
 from transformer_core.training.train import batch_loss
+
+SMOKE = dict(d_model=32, heads=2, layers=1, d_ff=64, vocab=256, max_tokens=64, rounds=1, steps=1, warmup=1)
 
 
 class Baseline(nn.Module):
@@ -130,7 +134,8 @@ def main(argv=None) -> int:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--profile", action="store_true", help="also profile a round of each model")
     p.add_argument("--out", help="JSON result (default out/bench/train.json)")
-    args = p.parse_args(argv)
+    add_smoke(p)
+    args = parse_args(p, argv, SMOKE)
     torch.set_num_threads(args.threads)
     cfg = ModelConfig(vocab_size=args.vocab, d_model=args.d_model, n_heads=args.heads, n_encoder_layers=args.layers,
                       n_decoder_layers=args.layers, d_ff=args.d_ff, dropout=0.1, max_len=128)
@@ -176,11 +181,11 @@ def main(argv=None) -> int:
               "rounds": args.rounds, "steps_per_round": args.steps, "target_tokens_per_round": n_tokens,
               "tokens_per_s": rates, "tokens_per_cpu_s": cpu_rates, "median_tokens_per_s": med,
               "median_tokens_per_cpu_s": cpu_med, "ratio": ratio, "ratio_of_medians": medians_ratio,
-              "cpu_ratio": cpu_ratio, "meets_target": ratio >= 0.9, "env": environment()}
+              "cpu_ratio": cpu_ratio, "meets_target": ratio >= 0.9, "smoke": args.smoke, "env": environment()}
     if args.profile:
         for name, model in models.items():
             profile(name, model, opts[name], criterion, batches, rows=22)
-    print(f"wrote {write_result('train', result, args.out)}")
+    print(f"wrote {write_result(result_name('train', args.smoke), result, args.out)}")
     return 0
 
 
