@@ -6,9 +6,13 @@ and one traced forward pass (what the app runs to draw attention).
 
     python benchmarks/bench_decode.py --random --baseline HEAD~3   # before/after, interleaved
 
+    python benchmarks/bench_decode.py --smoke       # seconds: checkpoints/ende (unless --checkpoint or --random),
+                                                    # an 8-token source, 1 timed run of each case, no warm-up
+
 Targets: greedy ≤ 30 ms, beam 4 ≤ 120 ms, traced forward ≤ 15 ms (medians).  Prints median and p90
 of the wall clock over --repeats timed runs (after --warmup untimed ones), and the median CPU time of
-the process (which leaves out time other processes held the core), and writes out/bench/decode.json.
+the process (which leaves out time other processes held the core), and writes out/bench/decode.json
+(with --smoke, out/bench/decode-smoke.json: a check that the script runs, not a figure).
 
 The reported case is "a 20-token sentence": a source of 20 tokens (BOS + 18 pieces + EOS) and an output
 of at most --out-len tokens (default: the source length, 20).  With --random the EOS embedding row is
@@ -34,7 +38,7 @@ import tarfile
 import tempfile
 from pathlib import Path
 
-from _common import ROOT, environment, summary, time_interleaved, write_result
+from _common import ROOT, add_smoke, environment, parse_args, result_name, summary, time_interleaved, write_result
 
 import torch
 import torch.nn.functional as F
@@ -47,6 +51,7 @@ from transformer_core.model.transformer import Transformer
 
 SENTENCE = "The old man walked slowly to the station because the last train was late again."
 TARGETS_MS = {"greedy": 30.0, "beam4": 120.0, "trace": 15.0}  # medians, wall clock
+SMOKE = dict(checkpoint=str(ROOT / "checkpoints" / "ende"), src_len=8, repeats=1, warmup=0)
 
 
 def bundled_size_model(seed: int) -> Transformer:
@@ -125,7 +130,7 @@ def ms_stats(wall: list[float], cpu: list[float]) -> dict:
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    g = p.add_mutually_exclusive_group(required=True)
+    g = p.add_mutually_exclusive_group()          # one of them is required (--smoke: the bundled checkpoints/ende)
     g.add_argument("--checkpoint", help="checkpoint folder")
     g.add_argument("--random", action="store_true", help="random weights, d_model 256, 4 heads, 3+3 layers, "
                                                           "d_ff 1024, vocab 8000")
@@ -138,8 +143,11 @@ def main(argv=None) -> int:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--baseline", metavar="REV", help="also time transformer_core of this git revision, interleaved")
     p.add_argument("--out", help="JSON result (default out/bench/decode.json)")
-    args = p.parse_args(argv)
-    if args.repeats < 20:
+    add_smoke(p)
+    args = parse_args(p, argv, SMOKE)
+    if not (args.checkpoint or args.random):
+        p.error("one of the arguments --checkpoint --random is required")
+    if args.repeats < 20 and not args.smoke:
         p.error("--repeats must be at least 20")
     torch.set_num_threads(args.threads)
     torch.set_grad_enabled(False)
@@ -161,7 +169,7 @@ def main(argv=None) -> int:
               "src_len": len(src), "src_pieces": tokenizer.pieces(src) if tokenizer is not None else None,
               "out_len_cap": out_len, "greedy_out_len": len(greedy_out.ids), "beam_out_len": len(beam_out.ids),
               "trace_tgt_len": tgt_in.size(1), "repeats": args.repeats, "warmup": args.warmup,
-              "env": environment(), "ms": {}}
+              "smoke": args.smoke, "env": environment(), "ms": {}}
     base_cases = {}
     if args.baseline:
         b_model, b_decoding, b_config = baseline_modules(args.baseline)
@@ -191,7 +199,7 @@ def main(argv=None) -> int:
             b = result["baseline"]["ms"][name] = ms_stats(*timed["baseline"])
             line += f"{b['median']:>13.2f}{b['cpu_median']:>14.2f}{stats['cpu_median'] / b['cpu_median']:>11.2f}"
         print(line)
-    print(f"wrote {write_result('decode', result, args.out)}")
+    print(f"wrote {write_result(result_name('decode', args.smoke), result, args.out)}")
     return 0
 
 
