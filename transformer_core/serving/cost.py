@@ -110,7 +110,7 @@ def _layers(cfg: ModelConfig) -> int:
     return cfg.n_encoder_layers + cfg.n_decoder_layers
 
 
-def _decoding(cfg: ModelConfig, S: int, T: int, B: int) -> Cost:
+def decoding(cfg: ModelConfig, S: int, T: int, B: int) -> Cost:
     """Decoding T steps of B hypotheses over a KV cache (beam search reorders it at every step)."""
     d = cfg.d_model
     flops = _encoder(cfg, S) + _decoder(cfg, S, T, B * T)
@@ -120,7 +120,7 @@ def _decoding(cfg: ModelConfig, S: int, T: int, B: int) -> Cost:
     return Cost(flops, flops / DECODE_FLOPS_PER_S + calls * CALL_S, cache + activations)
 
 
-def _forward(cfg: ModelConfig, S: int, T: int, batch: int = 1, passes: float = 1.0) -> Cost:
+def forward(cfg: ModelConfig, S: int, T: int, batch: int = 1, passes: float = 1.0) -> Cost:
     """`passes` teacher-forced passes over (S, T) of `batch` copies (a backward pass counts as two): the
     arithmetic, and the widest tensors of one."""
     d, h = cfg.d_model, cfg.n_heads
@@ -148,14 +148,14 @@ def estimate(cfg: ModelConfig, kind: str, src_len: int, beam: int = 1, steps: in
     S, T, B = src_len, output_len(cfg, src_len), max(1, beam)
     if kind == "translation":
         record = attention_numbers(cfg, S, T) * 4
-        return (_decoding(cfg, S, T, B) + _forward(cfg, S, T)).holding(2 * record + _figure(cfg, S, T))
+        return (decoding(cfg, S, T, B) + forward(cfg, S, T)).holding(2 * record + _figure(cfg, S, T))
     if kind == "steps":
         record = T * B * cfg.n_decoder_layers * cfg.n_heads * S * 4 * 2        # the trace, then its numpy copy
-        return _decoding(cfg, S, T, B).holding(record + _figure(cfg, S, T))
+        return decoding(cfg, S, T, B).holding(record + _figure(cfg, S, T))
     if kind == "greedy_steps":
-        return _decoding(cfg, S, T, 1).holding(T * cfg.n_decoder_layers * cfg.n_heads * S * 4)
+        return decoding(cfg, S, T, 1).holding(T * cfg.n_decoder_layers * cfg.n_heads * S * 4)
     if kind == "samples":
-        one = _decoding(cfg, S, T, 1)
+        one = decoding(cfg, S, T, 1)
         return Cost(SAMPLES * one.flops, (SAMPLES + 1) * one.seconds, one.nbytes)
     if kind == "attribution":
         K, d, f, h = max(1, steps), cfg.d_model, cfg.d_ff, cfg.n_heads
@@ -165,7 +165,7 @@ def estimate(cfg: ModelConfig, kind: str, src_len: int, beam: int = 1, steps: in
         # the positions up to its row, and computes no weight gradients)
         passes = 1 + R / 3
         graph = K * (S + R) * _layers(cfg) * (10 * d + 2 * f + 3 * h * (S + R)) * 4
-        return _forward(cfg, S, R, K, passes).holding(graph + R * S * d * 4)
+        return forward(cfg, S, R, K, passes).holding(graph + R * S * d * 4)
     raise ValueError(f"unknown run kind {kind!r}; one of {', '.join(KINDS)}")
 
 
