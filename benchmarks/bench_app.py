@@ -6,6 +6,8 @@
                                   # a Hugging Face Marian folder of opus-mt-en-de's size (benchmarks/bench_marian.py
                                   # builds it; random weights never write </s>: every output is 2·20 + 10 tokens)
     python benchmarks/bench_app.py --set runner.postScriptGC=false --js-profile
+    python benchmarks/bench_app.py --smoke                  # a check that it runs: the server, one page load and
+                                                            # one timed sentence, no warm-up (out/bench/app-smoke.json)
 
 Starts `streamlit run app.py --server.headless true --server.port <free port>` serving a snapshot of
 the checkpoint (copied to a temporary folder, so a training run that rewrites it cannot change the
@@ -17,10 +19,11 @@ headless Chromium (/usr/bin/chromium, a fresh profile; Playwright never download
                (pressed once the server is idle: no CPU for 0.25 s, as after a user typed the sentence),
                --warmup untimed + --repeats timed runs, each with a DIFFERENT sentence of 20 tokens as
                the encoder sees them (BOS + 18 pieces + EOS, counted with the checkpoint's tokenizer),
-               so the per-sentence cache cannot answer; greedy, as the page starts.  Only sentences the
-               model translates within --max-out tokens (30) are used, as a translation of about the
-               source's length: an under-trained model runs many to max_len (50); the count skipped
-               is reported
+               so the per-sentence cache cannot answer; the model's own beam search, as the page starts
+               (Checkpoint.beam_options: beam 4, α 0.6 for ours; since 0a9806a, #40: runs before it timed
+               greedy).  Only sentences the model translates within --max-out tokens (30) are used, as a
+               translation of about the source's length: an under-trained model runs many to max_len (50);
+               the count skipped is reported
   memory       resident memory (RSS, and PSS) of the server process and its children, after the model
                is loaded and after the runs
 
@@ -40,7 +43,7 @@ Per run it also reads the CPU time of the server and of all Chromium processes (
 main-thread time (CDP Performance metrics); after the server is stopped it times the server's share
 offline for the same sentences: translate, the traced forward, the two figures of the open tab
 (pages.ui.figures) and their JSON as Streamlit makes it.  --js-profile adds one run under Chromium's
-JS profiler.  Writes out/bench/app.json; target: median ≤ 400 ms.  On a shared machine, read the
+JS profiler.  Writes out/bench/app.json (--smoke: out/bench/app-smoke.json, not a figure); target: median ≤ 400 ms.  On a shared machine, read the
 latency with the load average and the CPU times printed beside it.
 """
 from __future__ import annotations
@@ -55,12 +58,13 @@ import tempfile
 import time
 from pathlib import Path
 
-from _common import ROOT, environment, percentile, summary, write_result
+from _common import ROOT, add_smoke, environment, parse_args, percentile, result_name, summary, write_result
 from tests.streamlit_proc import CHROMIUM_ARGS, free_port, healthy, stop
 
 CHROMIUM = "/usr/bin/chromium"
 VIEWPORT = {"width": 1400, "height": 900}
 TARGET_MS = 400.0
+SMOKE = dict(repeats=1, warmup=0)
 SRC_TOKENS = 20                      # as the encoder sees them: BOS + 18 pieces + EOS (a Marian model: 19 + EOS)
 
 # Each sentence starts with its own name (its first piece tells a new sentence's tick labels from the
@@ -91,7 +95,7 @@ EXTRAS = ("", " again", " today", " yesterday", " with friends", " every day", "
 
 def make_sentences(ckpt, n: int, max_out: int) -> tuple[list[str], list[dict], int]:
     """n different sentences of exactly SRC_TOKENS tokens (BOS + pieces + EOS, or Marian's pieces + EOS), each with a first
-    piece (its name) that no other sentence has, whose greedy translation by ckpt ends within max_out
+    piece (its name) that no other sentence has, whose translation by ckpt (the page's: its beam search) ends within max_out
     tokens (as a translation of about the source's length would: an under-trained model runs some to
     max_len, 2·20 + 10 = 50).  -> (sentences, what the page must show for each, how many were skipped)"""
     tokenizer = ckpt.tokenizer
@@ -128,12 +132,12 @@ def make_sentences(ckpt, n: int, max_out: int) -> tuple[list[str], list[dict], i
 
 
 def expected(ckpt, text: str) -> dict:
-    """What the page shows for text (greedy), as pages/ui/sentence.py computes it: the translation and
+    """What the page shows for text (the model's beam search, the page's first mode), as pages/ui/sentence.py computes it: the translation and
     the pieces on the attention axes, as plain text (no HTML escapes, no zero-width spaces)."""
     from transformer_core.explainer import explain
     from transformer_core.explainer.translate import translate
 
-    tr = translate(ckpt, text, beam=1)
+    tr = translate(ckpt, text)                       # beam and α: the checkpoint's (Checkpoint.beam_options)
     tok = ckpt.tokenizer
     src = tok.pieces(tr.src_ids)
     tgt = tok.pieces(explain.decoder_input(ckpt.model, tr.out_ids))
@@ -391,7 +395,7 @@ def server_breakdown(ckpt, sentences: list[str]) -> dict:
     sizes = []
     for text in sentences:
         t0 = time.perf_counter()
-        tr = translate(ckpt, text, beam=1, alpha=0.6)
+        tr = translate(ckpt, text)
         t1 = time.perf_counter()
         attn = explain.teacher_forced_attention(ckpt.model, tr.src_ids, tr.out_ids)
         t2 = time.perf_counter()
@@ -436,8 +440,9 @@ def main(argv=None) -> int:
     p.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE",
                    help="a Streamlit option for the server, e.g. runner.postScriptGC=false (repeatable)")
     p.add_argument("--out", help="JSON result (default out/bench/app.json)")
-    args = p.parse_args(argv)
-    if args.repeats < 15:
+    add_smoke(p)
+    args = parse_args(p, argv, SMOKE)
+    if args.repeats < 15 and not args.smoke:
         p.error("--repeats must be at least 15")
     if not os.access(CHROMIUM, os.X_OK):
         raise SystemExit(f"{CHROMIUM} not found (sudo apt-get install chromium fonts-noto-cjk)")
@@ -590,7 +595,7 @@ def main(argv=None) -> int:
     result.update({
         "command": " ".join(cmd[1:]).replace(str(port), "<free port>"), "app_dir": str(app_dir),
         "checkpoint": str(Path(args.checkpoint)), "served_snapshot_of": str(Path(args.checkpoint).resolve()),
-        "nice": args.nice, "src_tokens": SRC_TOKENS, "mode": "greedy", "max_out_tokens": args.max_out,
+        "nice": args.nice, "src_tokens": SRC_TOKENS, "mode": f"beam {ckpt.beam_options['beam']}", "max_out_tokens": args.max_out,
         "sentences_skipped_for_longer_output": skipped,
         "out_tokens_median": statistics.median(len(w["out_ids"]) for w in wants[args.warmup:args.warmup + args.repeats]), "charts_on_page": n_plots, "repeats": args.repeats,
         "warmup": args.warmup, "latency_ms": {**stats, "p90": round(percentile(ms, 90), 1), "n": len(ms)},
@@ -609,9 +614,9 @@ def main(argv=None) -> int:
                          "to_first_page_with_translation": round(t_first - t_launch, 2)},
         "server_memory": {"after_model_loaded": mem_loaded, "after_runs": mem_after},
         "load_average": {"start": list(load_start), "end": list(load_end)},
-        "env": environment(), "runs": runs,
+        "smoke": args.smoke, "env": environment(), "runs": runs,
     })
-    path = write_result("app", result, args.out)
+    path = write_result(result_name("app", args.smoke), result, args.out)
     shutil.rmtree(tmp, ignore_errors=True)
     print(f"\nhome page, new {SRC_TOKENS}-token sentence -> translation + {n_plots} charts redrawn "
           f"({len(ms)} runs after {args.warmup} warm-ups):")
