@@ -4,6 +4,12 @@ protocol as a browser tab does, under Locust.
     python benchmarks/bench_class.py                                  # 40 students, 5 minutes, own server
     python benchmarks/bench_class.py --sessions 10 --duration 60
     python benchmarks/bench_class.py --host http://127.0.0.1:8501 --server-pid 1234   # a running server
+    python benchmarks/bench_class.py --smoke         # a check that it runs: 2 students, one lesson each
+
+--smoke: 2 students (the first uploads a checkpoint), thinking 0.2-0.5 s, each does one lesson (below) and
+leaves (--lessons 1: the run ends when both are done, at most --duration 120 s), so that every kind of action
+happens once at least; out/bench/class-smoke.json, class-smoke.png and class-smoke.server.log, never the real
+run's files.  Any option given still wins over these.
 
 Without --host it starts `streamlit run app.py --server.headless true --server.port <port>` in the
 repository (so with .streamlit/config.toml: XSRF protection on, 50 MB uploads, static serving), on a
@@ -29,6 +35,8 @@ Each student (a Locust User; --spawn-rate of them join per second) is one browse
                    with the X-Xsrftoken header, then the uploader's widget state)
   load_checkpoint  presses the load button (a trigger value); done when the page shows that the model
                    loaded (a success message)
+A lesson is a sentence, a tab, a page and back home (an uploader first goes to the Models page, uploads and
+loads its checkpoint and comes back); a student repeats lessons until --duration, or stops after --lessons.
 Between actions each student thinks a few seconds (--think, uniform).  A student sends only the widget
 states it changed; for the others the server keeps the values of its last run, as it would for a browser.
 
@@ -80,7 +88,7 @@ from locust import User, task
 from locust.env import Environment
 from locust.exception import StopUser
 
-from _common import OUT, ROOT, environment, percentile, write_result
+from _common import OUT, ROOT, add_smoke, environment, parse_args, percentile, write_result
 from streamlit.proto.Alert_pb2 import Alert
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
@@ -112,6 +120,8 @@ EVERYDAY = ("I am hungry.", "The bus is late again.", "My sister plays the piano
             "I lost my umbrella.", "They live near the river.", "Is this seat free?", "The train is full.")
 NAMES = ("Anna", "Peter", "Maria", "Thomas", "Julia", "Minho", "Sarah", "Daniel", "Laura", "Jiwoo", "Lisa",
          "Stefan", "Clara", "Jonas", "Emma", "Seoyeon", "Sophie", "Felix", "Nina", "Paul", "Lena", "Hana")
+SMOKE = dict(sessions=2, spawn_rate=2.0, think=(0.2, 0.5), upload_every=2, lessons=1, duration=120, timeout=120,
+             out=str(OUT / "class-smoke.json"), plot=str(OUT / "class-smoke.png"))
 TIMES = ("today", "tomorrow", "this morning", "tonight", "on Monday", "after school", "at noon",
          "every weekend", "in the summer", "right now")
 
@@ -398,6 +408,7 @@ class Plan:
     upload_data: bytes
     t0: float
     seed: int
+    lessons: int = 0                                 # a student leaves after this many lessons (0: at the deadline)
     results: list = field(default_factory=list)     # one dict per action
     active: int = 0
     started: int = 0
@@ -416,6 +427,7 @@ class Student(User):
         plan.active += 1
         self.rng = random.Random(plan.seed * 1000 + self.index)
         self.last = None
+        self.lessons = 0
         self.uploader = plan.upload_every > 0 and self.index % plan.upload_every == 0
         self.tab = Tab(plan.base_url, QUERY_STRINGS[self.index % len(QUERY_STRINGS)], plan.timeout)
         self.act("open", self.tab.open)
@@ -480,6 +492,9 @@ class Student(User):
         self.act("page", tab.go, self.rng.choice([p for p in tab.pages if p != HOME]))
         self.think()
         self.act("page", tab.go, HOME)
+        self.lessons += 1
+        if plan.lessons and self.lessons >= plan.lessons:
+            raise StopUser()
 
 
 # ---------------------------------------------------------------- the server and its samples
@@ -616,7 +631,7 @@ def plot(report: dict, path: Path) -> None:
     plt.close(fig)
 
 
-def main() -> int:
+def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sessions", type=int, default=40, help="simulated students (browser tabs)")
     ap.add_argument("--duration", type=float, default=300, help="seconds during which actions start")
@@ -630,9 +645,12 @@ def main() -> int:
                                                    "(default: whatever listens on the host's port here)")
     ap.add_argument("--port", type=int, default=0, help="port of the started server (default: a free one)")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--lessons", type=int, default=0,
+                    help="each student leaves after this many lessons; the run ends when all have (0: at --duration)")
     ap.add_argument("--out", default=str(OUT / "class.json"))
     ap.add_argument("--plot", default=str(OUT / "class.png"))
-    args = ap.parse_args()
+    add_smoke(ap)
+    args = parse_args(ap, argv, SMOKE)
 
     tmp = Path(tempfile.mkdtemp(prefix="bench-class-"))
     proc = None
@@ -647,21 +665,26 @@ def main() -> int:
             proc, folder = start_server(port, tmp)
             base, pid = f"http://127.0.0.1:{port}", proc.pid
         sampled = process_name(pid)        # through a proxy, what listens here is the proxy, not the app
-        print(f"server {base} (sampled: pid {pid}, {sampled}); {args.sessions} students for {args.duration:.0f} s",
+        print(f"server {base} (sampled: pid {pid}, {sampled}); {args.sessions} students for "
+              f"{f'{args.lessons} lesson(s) each, at most ' if args.lessons else ''}{args.duration:.0f} s",
               flush=True)
         env_at_start = environment()
         t0 = time.monotonic()
         plan = Plan(base_url=base, deadline=t0 + args.duration, think=tuple(args.think), timeout=args.timeout,
                     upload_every=args.upload_every, texts=sentences(bundled_examples(folder), args.seed),
                     upload_name=f"{UPLOAD_MODEL}.zip", upload_data=checkpoint_zip(folder / UPLOAD_MODEL),
-                    t0=t0, seed=args.seed)
+                    t0=t0, seed=args.seed, lessons=args.lessons)
         Student.plan = plan
         samples, me = [], []
         sampler = gevent.spawn(sample_server, pid, plan, samples, me)
         env = Environment(user_classes=[Student])
         runner = env.create_local_runner()
         runner.start(args.sessions, spawn_rate=args.spawn_rate)
-        gevent.sleep(args.duration)
+        if args.lessons:                              # until every student has had its lessons (or the deadline)
+            while time.monotonic() < plan.deadline and (plan.started < args.sessions or plan.active > 0):
+                gevent.sleep(0.5)
+        else:
+            gevent.sleep(args.duration)
         grace = time.monotonic() + args.timeout + args.think[1]
         while (plan.active > 0 or plan.started < args.sessions) and time.monotonic() < grace:
             gevent.sleep(0.5)
@@ -680,7 +703,7 @@ def main() -> int:
     report = {"command": " ".join([Path(sys.argv[0]).name, *sys.argv[1:]]), "host": args.host or "own server",
               "sessions": args.sessions, "sessions_started": plan.started, "duration_s": args.duration,
               "elapsed_s": round(elapsed, 1), "spawn_rate": args.spawn_rate, "think_s": list(args.think),
-              "upload_every": args.upload_every, "timeout_s": args.timeout, "load_average_at_end": os.getloadavg(),
+              "upload_every": args.upload_every, "lessons": args.lessons, "smoke": args.smoke, "timeout_s": args.timeout, "load_average_at_end": os.getloadavg(),
               **summarize(plan.results, samples, me), "server_pid": pid, "server_process": sampled,
               "env": env_at_start,
               "server_samples": samples, "results": plan.results}
