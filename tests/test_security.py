@@ -165,6 +165,136 @@ def test_the_upload_store_has_a_quota_per_session(monkeypatch):
     assert upload_store.session_bytes(manager, "tab-1") == len(chunk)
 
 
+@pytest.fixture
+def store(monkeypatch):
+    """A fresh uploaded-file store with the quotas and a clock the test sets (no notes of other tests)."""
+    from streamlit.runtime.memory_uploaded_file_manager import MemoryUploadedFileManager
+
+    from pages.ui import upload_store
+
+    for name in ("ATLAS_UPLOAD_MAX_MB", "ATLAS_UPLOAD_SESSION_MB", "ATLAS_UPLOAD_STORE_MAX_MB", "ATLAS_UPLOAD_KEEP_S"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr(upload_store, "_arrived", {})
+    monkeypatch.setattr(upload_store, "_notices", {})
+    clock = [1000.0]
+    manager = MemoryUploadedFileManager("/upload")
+    upload_store.install(manager, clock=lambda: clock[0])
+    return manager, clock
+
+
+def put(manager, session, file_id, nbytes, name="m.zip"):
+    from streamlit.runtime.uploaded_file_manager import UploadedFileRec
+
+    manager.add_file(session, UploadedFileRec(file_id, name, "application/zip", b"x" * nbytes))
+
+
+def test_one_session_cannot_fill_the_store_and_the_others_still_upload(store):
+    """The issue's class (#41): with the server's quota at 400 MB, two sessions each stored 4 × 50 MB and the
+    next student's 0.24 MB upload was refused.  Now a session holds at most ATLAS_UPLOAD_SESSION_MB (64 by
+    default: one 50 MB file, Streamlit's cap in the image, and the rest of a checkpoint)."""
+    from starlette.exceptions import HTTPException
+
+    from pages.ui import upload_store
+
+    manager, _ = store
+    MiB = 1 << 20
+    assert upload_store.session_quota_bytes() == upload_store.SESSION_QUOTA_MB * MiB == 64 * MiB
+    put(manager, "tab-1", "f0", 50 * MiB, "model.safetensors")
+    put(manager, "tab-1", "f1", 13 * MiB, "spm.model")
+    with pytest.raises(HTTPException) as info:
+        put(manager, "tab-1", "f2", 2 * MiB, "notes.zip")                 # 65 MB: past this session's quota
+    assert info.value.status_code == 413 and "session" in info.value.detail
+    assert upload_store.session_bytes(manager, "tab-1") == 63 * MiB
+    assert upload_store.take_notice("tab-1") == {"refused": {"which": "session", "name": "notes.zip", "size": 2 * MiB,
+                                                             "held": 63 * MiB, "quota": 64 * MiB}}
+    assert upload_store.take_notice("tab-1") == {}                        # said once
+    for tab in ("tab-2", "tab-3", "tab-4"):                                # three more students, each a full model
+        put(manager, tab, "g0", 50 * MiB)
+    put(manager, "tab-5", "h0", int(0.24 * MiB))                           # and the issue's 0.24 MB upload
+    assert upload_store.take_notice("tab-5") == {}
+
+
+def test_the_session_quota_is_set_by_its_variable_and_the_other_quotas_still_hold(store, monkeypatch):
+    from starlette.exceptions import HTTPException
+
+    from pages.ui import upload_store
+
+    manager, _ = store
+    MiB = 1 << 20
+    monkeypatch.setenv("ATLAS_UPLOAD_SESSION_MB", "10")
+    put(manager, "tab-1", "f0", 8 * MiB)
+    with pytest.raises(HTTPException):
+        put(manager, "tab-1", "f1", 3 * MiB)
+    put(manager, "tab-2", "g0", 8 * MiB)                                   # another session: its own 10 MB
+    monkeypatch.setenv("ATLAS_UPLOAD_SESSION_MB", "1000")
+    monkeypatch.setenv("ATLAS_UPLOAD_MAX_MB", "20")                        # no session beyond one upload + 16 MB
+    assert upload_store.session_quota_bytes() == 36 * MiB
+    monkeypatch.setenv("ATLAS_UPLOAD_STORE_MAX_MB", "20")
+    with pytest.raises(HTTPException) as info:
+        put(manager, "tab-3", "h0", 5 * MiB)
+    assert upload_store.take_notice("tab-3")["refused"]["which"] == "server"
+
+
+def test_uploads_never_loaded_are_released_after_keep_s(store, monkeypatch):
+    """Bytes used to stay until a load or the session's end: a file picked and never loaded held the server's
+    quota for as long as its tab stayed open.  Now the reaper releases a file KEEP_S (3 minutes) after it
+    arrived and notes its name for the session's page; a file loaded before is not there to release."""
+    from pages.ui import upload_store
+
+    manager, clock = store
+    assert upload_store.keep_seconds() == upload_store.KEEP_S == 180
+    put(manager, "tab-1", "f0", 1000, "model.zip")
+    clock[0] += 100
+    put(manager, "tab-2", "g0", 1000, "old.zip")
+    put(manager, "tab-2", "g1", 1000, "loaded.zip")
+    manager.remove_file("tab-2", "g1")                                     # loaded: the page released it
+    clock[0] += 79
+    assert upload_store.release_unloaded(manager) == []                    # 179 s: kept
+    clock[0] += 2
+    assert upload_store.release_unloaded(manager) == [("tab-1", "model.zip")]
+    assert upload_store.session_bytes(manager, "tab-1") == 0 and upload_store.session_bytes(manager, "tab-2") == 1000
+    assert upload_store.take_notice("tab-1") == {"expired": ["model.zip"]}
+    assert upload_store.take_notice("tab-2") == {}
+    clock[0] += 100
+    assert upload_store.release_unloaded(manager) == [("tab-2", "old.zip")]
+    assert upload_store._arrived == {}                                     # nothing is remembered of them
+    monkeypatch.setenv("ATLAS_UPLOAD_KEEP_S", "5")
+    put(manager, "tab-3", "h0", 1000)
+    clock[0] += 6
+    assert upload_store.release_unloaded(manager, is_active=lambda sid: sid != "tab-2") == [("tab-3", "m.zip")]
+    assert "tab-2" not in upload_store._notices                            # a closed session's notes go
+
+
+def test_the_store_defaults_are_those_of_docs_security_and_fit_the_pod():
+    """docs/security.md states the store's quotas and how long a file not loaded is kept, and the arithmetic
+    that puts the server's quota beside the measured idle server in the pod of deploy/kubernetes.yaml."""
+    import re
+    from pathlib import Path
+
+    from pages.ui import upload_store
+
+    root = Path(__file__).resolve().parents[1]
+    doc = (root / "docs" / "security.md").read_text(encoding="utf-8")
+    row = next(line for line in doc.splitlines() if line.startswith("| Upload bytes in Streamlit's store"))
+
+    def number(pattern: str, text: str = row) -> float:
+        found = re.search(pattern, text)
+        assert found, pattern
+        return float(found.group(1).replace(",", ""))
+
+    assert number(r"`ATLAS_UPLOAD_SESSION_MB` \(([\d,]+)") == upload_store.SESSION_QUOTA_MB
+    assert number(r"`ATLAS_UPLOAD_STORE_MAX_MB` \(([\d,]+)") == upload_store.SERVER_QUOTA_MB
+    assert number(r"`ATLAS_UPLOAD_KEEP_S` \(([\d,]+)") == upload_store.KEEP_S
+    assert upload_store.server_quota_bytes() == upload_store.SERVER_QUOTA_MB << 20
+    assert upload_store.SERVER_QUOTA_MB >= 4 * upload_store.SESSION_QUOTA_MB       # a few students at their quota
+    pod = (root / "deploy" / "kubernetes.yaml").read_text(encoding="utf-8")
+    limit_mib = 1024 * number(r"limits:\s*\n\s*cpu: \S+\s*\n\s*memory: (\d+)Gi", pod)
+    idle = number(r"idle server[^|]*?: ([\d,]+) MB", doc)
+    in_flight = number(r"in flight[^|]*?: ([\d,]+) MB", doc)
+    assert idle >= 800                                                      # the measured figure, not a wish
+    assert idle + upload_store.SERVER_QUOTA_MB + in_flight <= limit_mib - 512   # half a GiB left for page runs
+
+
 # --- 4. a tiny model that records gigabytes ---------------------------------------------------------
 
 @pytest.mark.parametrize("change, what", [

@@ -241,6 +241,7 @@ def _reap_forever() -> None:
     while True:
         time.sleep(REAP_EVERY_S)
         if Runtime.exists():
+            upload_store.release_unloaded(is_active=Runtime.instance().is_active_session)   # picked, never loaded
             if not reap_closed_sessions(Runtime.instance().is_active_session):
                 gc.collect()     # the page runs' cyclic garbage: Streamlit's collection after each run is
                                  # off (runner.postScriptGC, a quarter of a busy server's CPU); every 5 s instead
@@ -248,8 +249,9 @@ def _reap_forever() -> None:
 
 @st.cache_resource(show_spinner=False)
 def start_reaper() -> threading.Thread:
-    """Once per server: a daemon thread reaping closed sessions (and collecting garbage) every REAP_EVERY_S;
-    large blocks of memory kept out of the heap (_fix_mmap_threshold); the uploaded-file store's quota."""
+    """Once per server: a daemon thread reaping closed sessions, releasing uploads not loaded in time
+    (upload_store.release_unloaded) and collecting garbage every REAP_EVERY_S; large blocks of memory kept
+    out of the heap (_fix_mmap_threshold); the uploaded-file store's quotas."""
     _fix_mmap_threshold()
     if Runtime.exists():
         upload_store.install()
