@@ -25,7 +25,7 @@ import pandas as pd
 import streamlit as st
 from streamlit.runtime import Runtime
 
-from pages.ui import model_state
+from pages.ui import model_state, upload_store
 from pages.ui.i18n import t
 from pages.ui.widgets import escape_md, page_header
 from transformer_core.checkpoints.files import Checkpoint, CheckpointError
@@ -72,12 +72,27 @@ def _load_slots() -> threading.BoundedSemaphore:
 
 
 def release(files) -> None:
-    """Drop Streamlit's in-memory copies of uploaded files once they are staged on disk: it keeps them
-    until the session ends (even minutes after its tab closed, for a reconnect), 50 MB a file."""
+    """Drop Streamlit's in-memory copies of uploaded files once they are staged on disk: it would keep them
+    until the session ends (even minutes after its tab closed, for a reconnect), 50 MB a file; files never
+    loaded go after upload_store.keep_seconds()."""
+    upload_store.forget_expired(model_state.owner())         # this load had its files, whatever expired since
     if Runtime.exists():
         manager = Runtime.instance().uploaded_file_mgr
         for f in files:
             manager.remove_file(model_state.owner(), f.file_id)
+
+
+def upload_notice(notice: dict) -> None:
+    """Why a picked file was refused by the store's quotas, or released unloaded (upload_store.take_notice)."""
+    minutes = f"{upload_store.keep_seconds() / 60:.3g}"
+    refused = notice.get("refused")
+    if refused:
+        st.error(t(f"models.upload.{refused['which']}_full", name=escape_md(refused["name"]), size_mb=mb(refused["size"]),
+                   quota_mb=mb(refused["quota"]), held_mb=mb(refused["held"]), minutes=minutes),
+                 icon=":material/block:")
+    if notice.get("expired"):
+        st.warning(t("models.upload.expired", minutes=minutes, names=escape_md(", ".join(notice["expired"][:8]))),
+                   icon=":material/timer_off:")
 
 
 def limits() -> UploadLimits:
@@ -282,10 +297,18 @@ def upload_tab() -> None:
     server_mb = st.get_option("server.maxUploadSize") or 0
     file_bytes = min(lim.max_file_bytes, server_mb * MB) if server_mb else lim.max_file_bytes
     n = st.session_state.setdefault(UPLOADER_N_KEY, 0)
+    notice = upload_store.take_notice(model_state.owner())
+    if notice.get("expired"):              # some picked files are gone: a fresh uploader, the others go too
+        upload_store.drop_files(model_state.owner())
+        n = st.session_state[UPLOADER_N_KEY] = n + 1
+        _take_request("upload")
     files = st.file_uploader(t("models.upload.label"), type=UPLOAD_TYPES, accept_multiple_files=True,
                              key=f"models_upload_{n}", help=t("models.upload.help"))
     st.caption(t("models.upload.limits", file_mb=mb(file_bytes), total_mb=mb(lim.max_total_bytes),
-                 members=lim.max_members))
+                 members=lim.max_members) + " " +
+               t("models.upload.store", held_mb=mb(upload_store.held_bytes(model_state.owner())),
+                 quota_mb=mb(upload_store.session_quota_bytes()), minutes=f"{upload_store.keep_seconds() / 60:.3g}"))
+    upload_notice(notice)
     st.button(t("models.upload.button"), key="models_upload_go", icon=":material/upload:", disabled=not files,
               type="primary", on_click=_request, args=("upload",))
     if _take_request("upload") and files:

@@ -209,6 +209,41 @@ def test_oversized_upload_is_refused(folder, monkeypatch):
     assert active(at).startswith("bundled:")
 
 
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_the_page_says_why_the_store_refused_or_released_a_file(lang, monkeypatch):
+    """The uploader itself shows only 'status code 413' (in English) for a file the store refused: the page
+    says, in the interface language, that this session's quota is full, and that files not loaded within
+    3 minutes were released (and starts a fresh uploader); its caption gives the session's quota."""
+    from starlette.exceptions import HTTPException
+    from streamlit.runtime.memory_uploaded_file_manager import MemoryUploadedFileManager
+    from streamlit.runtime.uploaded_file_manager import UploadedFileRec
+
+    from pages.ui import upload_store
+    from pages.ui.widgets import escape_md
+
+    monkeypatch.setattr(upload_store, "_arrived", {})
+    monkeypatch.setattr(upload_store, "_notices", {})
+    monkeypatch.setenv("ATLAS_UPLOAD_SESSION_MB", "1")
+    clock = [0.0]
+    manager = MemoryUploadedFileManager("/upload")           # the server's store, as the reaper sees it
+    upload_store.install(manager, clock=lambda: clock[0])
+    session = "test session id"                               # AppTest's session
+    with pytest.raises(HTTPException):
+        manager.add_file(session, UploadedFileRec("f0", "big.zip", "application/zip", b"x" * (2 << 20)))
+    manager.add_file(session, UploadedFileRec("f1", "model.zip", "application/zip", b"x" * 1000))
+    clock[0] += 181
+    assert upload_store.release_unloaded(manager) == [(session, "model.zip")]
+    at = open_page(lang)
+    assert errors(at) == [tr("models.upload.session_full", lang, name=escape_md("big.zip"), size_mb="2", quota_mb="1",
+                             held_mb="0", minutes="3")]
+    assert [w.value for w in at.warning] == [tr("models.upload.expired", lang, minutes="3", names=escape_md("model.zip"))]
+    assert at.session_state["models_uploader_n"] == 1        # a fresh, empty uploader
+    store = tr("models.upload.store", lang, held_mb="0", quota_mb="1", minutes="3")
+    assert any(store in c.value for c in at.caption)
+    at.run()                                                  # said once
+    assert not errors(at) and not at.warning
+
+
 def test_forget_and_the_session_limit(folder, env):
     at = open_page()
     for _ in range(4):

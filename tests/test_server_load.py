@@ -11,7 +11,10 @@ websocket protocol (tests/st_client.py) and, for the restart, in a real browser:
                           skips): the server's memory stays under the bound Streamlit's upload handling
                           gives (spooled to disk while streaming, then held in memory until the page
                           stages it: 20 × 50 MB + 200 MB), and once staged and loaded the uploads leave
-                          memory (the 20 models held + 150 MB)
+                          memory (the 20 models held + 150 MB); the store's server quota raised for it
+    upload quotas         a tab past its session's upload quota gets 413 and its page, run again by the
+                          server, says so in its language; another tab still uploads; a file never loaded
+                          is released after ATLAS_UPLOAD_KEEP_S (3 s here) and the page says so
     server restart        a browser on ?model=toy-ko&lang=en; the server killed and started again on the
                           same port: the tab reconnects, the page runs again and shows toy-ko in English
 """
@@ -179,7 +182,7 @@ def test_twenty_concurrent_50_mb_uploads_stay_under_the_memory_bound(tmp_path, t
         zf.writestr("big/notes.txt", os.urandom(padding))
     data = buf.getvalue()
     assert 49 * MB < len(data) <= 50 * MB
-    with served(tmp_path, toy_checkpoints) as (url, proc):
+    with served(tmp_path, toy_checkpoints, {"ATLAS_UPLOAD_STORE_MAX_MB": "1100"}) as (url, proc):   # 20 × 50 MB held
         tabs = [Tab(url, "lang=en", timeout=120).open(page="checkpoints") for _ in range(20)]
         time.sleep(1)
         before = rss_mb(proc.pid)
@@ -215,6 +218,36 @@ def test_twenty_concurrent_50_mb_uploads_stay_under_the_memory_bound(tmp_path, t
         assert streaming.mb < before + 20 * 50 + 200
         # staged, the uploads leave memory: 20 models of 6 MB are held (under the registry's byte bound)
         assert after < before + 20 * 6 + 150
+
+
+def test_a_session_past_its_upload_quota_is_told_and_a_file_never_loaded_is_released(tmp_path, toy_checkpoints):
+    """On a real server (the store's quotas are installed by the reaper's start, the rerun goes through
+    Streamlit's session): a tab holding 1 MB of its 2 MB tries a 2 MB file: 413, and its page, run again
+    by the server without the tab asking, says why in English; a Korean tab still uploads; the first tab's
+    file, never loaded, leaves the store after ATLAS_UPLOAD_KEEP_S and its next run says so."""
+    from pages.ui.i18n import translate
+    from pages.ui.widgets import escape_md
+
+    env = {"ATLAS_UPLOAD_SESSION_MB": "2", "ATLAS_UPLOAD_KEEP_S": "3"}
+    with served(tmp_path, toy_checkpoints, env) as (url, proc):
+        full = Tab(url, "lang=en").open(page="checkpoints")
+        full.upload("first.zip", os.urandom(MB))
+        full.elements = []
+        _, answer = full.put("second.zip", os.urandom(2 * MB))
+        assert answer.status_code == 413
+        full._until(lambda m: m.WhichOneof("type") == "script_finished")          # the server's own rerun
+        assert full.alerts("error") == [translate("en", "models.upload.session_full", name=escape_md("second.zip"),
+                                                  size_mb="2", quota_mb="2", held_mb="1", minutes="0.05")]
+        other = Tab(url, "lang=ko").open(page="checkpoints")
+        other.upload("third.zip", os.urandom(MB))                                    # its own quota: accepted
+        assert not other.alerts("error")
+        time.sleep(3 + 5 + 1)                                                        # KEEP_S, the reaper's 5 s
+        full.click("models_upload_go")
+        assert full.alerts("warning") == [translate("en", "models.upload.expired", minutes="0.05",
+                                                    names=escape_md("first.zip"))]
+        assert not full.alerts("success") and not full.exceptions()
+        full.close()
+        other.close()
 
 
 def test_the_page_comes_back_after_a_server_restart_with_the_model_and_language_of_its_url(tmp_path, toy_checkpoints):
