@@ -2,7 +2,10 @@
 import json
 from pathlib import Path
 
+from pages.ui import theme
+
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
+MARK = f":{theme.UNCERTAIN}-background[:{theme.UNCERTAIN}[*", "*]]"      # around a run of uncertain tokens
 
 
 def open_app(lang: str, page: str | None = None, **state):
@@ -18,6 +21,21 @@ def open_app(lang: str, page: str | None = None, **state):
         at.switch_page(page)
         at.run()
     return at
+
+
+def translation_markdown(at) -> str:
+    """The home page's translation as it is written (### …), the marks of its uncertain tokens included."""
+    assert at.get_by_key("translation") is not None
+    texts = [m.value for m in at.markdown if m.value.startswith("### ")]
+    assert texts
+    return texts[0].removeprefix("### ")
+
+
+def translation_text(at) -> str:
+    """The translation shown, without the marks of its uncertain tokens (pages/translate.py's marked) and
+    without markdown escapes."""
+    start, end = MARK
+    return translation_markdown(at).replace(start, "").replace(end, "").replace("\\", "")
 
 
 def live_charts(at) -> dict[str, dict]:

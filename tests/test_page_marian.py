@@ -19,7 +19,7 @@ from transformer_core.checkpoints.marian import (FEATURES, GENERATION_CONFIG, RE
                                                  UnsupportedModel)
 from transformer_core.explainer.translate import translate
 
-from apppages import chart_spec, open_app
+from apppages import chart_spec, open_app, translation_text
 from marian_tiny import save_marian, write_vocabulary
 
 pytest.importorskip("transformers")
@@ -87,8 +87,7 @@ def test_translate_page_heatmaps_alignment_and_head_switch_off(marian_app, lang)
     shown = texts(at)
     assert s["translate.lesson"].format(start=start) in shown
     tr = translate(ckpt, SENTENCE)                                     # the model's own beam 3, α 0.8
-    assert [m.value for m in at.markdown if m.value.startswith("### ")][0].removeprefix("### ").replace("\\", "") \
-        == tr.text
+    assert translation_text(at) == tr.text
     for kind in explain.ATTENTION_KINDS:
         at = app(lang, atlas_mode="beam", tr_kind=s[f"attn.kind.{kind}"])
         grid = chart_spec(at, f"tr_grid_{kind}")

@@ -15,7 +15,7 @@ from transformer_core.explainer import explain
 from transformer_core.checkpoints.load import load_checkpoint
 from transformer_core.explainer.translate import translate
 
-from apppages import chart_spec as spec, chart_specs, live_charts, open_app
+from apppages import MARK, chart_spec as spec, chart_specs, live_charts, open_app, translation_markdown, translation_text
 
 pytestmark = pytest.mark.usefixtures("one_thread")
 
@@ -43,21 +43,6 @@ def reference(ckpt, text: str, beam: int | None = None, heads_off=None):
 
 def app(lang: str, **state):
     return open_app(lang, **state)
-
-
-MARK = f":{theme.UNCERTAIN}-background[:{theme.UNCERTAIN}[*", "*]]"      # a run of uncertain tokens
-
-
-def translation_markdown(at) -> str:
-    box = at.get_by_key("translation") if hasattr(at, "get_by_key") else None
-    texts = [m.value for m in at.markdown if m.value.startswith("### ")]
-    assert box is not None and texts
-    return texts[0].removeprefix("### ")
-
-
-def translation_text(at) -> str:
-    """The translation shown, without its marks."""
-    return translation_markdown(at).replace(MARK[0], "").replace(MARK[1], "").replace("\\", "")
 
 
 # ---------------------------------------------------------------- the page
