@@ -54,7 +54,7 @@ def test_server_bounds_by_count_and_bytes_evict_across_owners_past_their_share()
 
 
 def test_one_session_adding_model_after_model_pushes_out_no_one_within_their_share():
-    reg = ModelRegistry()                       # 3 models a session; 24 models and 1,024 MB for the server
+    reg = ModelRegistry(max_bytes=1024 * MB)    # 3 models a session; 24 models and 1,024 MB for the server
     class_models = {f"s{i}": reg.add(f"s{i}", f"homework {i}", i, 100 * MB) for i in range(7)}
     for j in range(100):                        # the 8th session, upload after upload (50 to 130 MB)
         reg.add("hog", f"m{j}", j, (50 + j % 5 * 20) * MB)
@@ -115,7 +115,7 @@ def test_limits_from_the_environment():
     reg = ModelRegistry.from_env({"ATLAS_MODELS_PER_SESSION": "2", "ATLAS_MODELS_MAX": "5", "ATLAS_MODELS_MAX_MB": "64"})
     assert (reg.per_owner, reg.max_models, reg.max_bytes) == (2, 5, 64 * MB)
     reg = ModelRegistry.from_env({"ATLAS_MODELS_MAX": "lots"})
-    assert (reg.per_owner, reg.max_models, reg.max_bytes) == (3, 24, 1024 * MB)
+    assert (reg.per_owner, reg.max_models, reg.max_bytes) == (3, 24, 384 * MB)
 
 
 def test_tensor_bytes_counts_parameters_and_buffers():

@@ -1,6 +1,6 @@
 """The models sessions loaded themselves (uploads, Hub pulls), held once for the whole server.
 
-    registry = ModelRegistry(per_owner=3, max_models=24, max_bytes=1024 * MB)   # or ModelRegistry.from_env()
+    registry = ModelRegistry(per_owner=3, max_models=24, max_bytes=384 * MB)   # or ModelRegistry.from_env()
     handle = registry.add(owner, label, ckpt, nbytes, on_drop)   # may evict; TooLarge, NoRoom if it cannot fit
     registry.get(handle)                               # the model, or None once evicted (marks it used)
     handle in registry                                 # still held? (does not mark it used)
@@ -98,7 +98,7 @@ class _Entry:
 
 
 class ModelRegistry:
-    def __init__(self, per_owner: int = 3, max_models: int = 24, max_bytes: int = 1024 * MB):
+    def __init__(self, per_owner: int = 3, max_models: int = 24, max_bytes: int = 384 * MB):
         self.per_owner, self.max_models, self.max_bytes = max(1, per_owner), max(1, max_models), max_bytes
         self._lock = threading.Lock()
         self._entries: OrderedDict[str, _Entry] = OrderedDict()      # least recently used first
@@ -106,10 +106,10 @@ class ModelRegistry:
 
     @classmethod
     def from_env(cls, environ=None) -> "ModelRegistry":
-        """ATLAS_MODELS_PER_SESSION (3), ATLAS_MODELS_MAX (24), ATLAS_MODELS_MAX_MB (1024)."""
+        """ATLAS_MODELS_PER_SESSION (3), ATLAS_MODELS_MAX (24), ATLAS_MODELS_MAX_MB (384: docs/security.md)."""
         number = env_numbers(environ)
         return cls(int(number("ATLAS_MODELS_PER_SESSION", 3)), int(number("ATLAS_MODELS_MAX", 24)),
-                   int(number("ATLAS_MODELS_MAX_MB", 1024) * MB))
+                   int(number("ATLAS_MODELS_MAX_MB", 384) * MB))
 
     def add(self, owner: str, label: str, value, nbytes: int, on_drop: Callable[[], None] | None = None) -> str:
         if nbytes > self.max_bytes:
