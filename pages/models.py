@@ -26,11 +26,12 @@ import streamlit as st
 from streamlit.runtime import Runtime
 
 from pages.ui import model_state, upload_store
-from pages.ui.i18n import t
+from pages.ui.i18n import current_lang, t
 from pages.ui.widgets import escape_md, page_header
 from transformer_core.checkpoints.files import Checkpoint, CheckpointError
 from transformer_core.checkpoints.hub import cache_dir_env, from_pretrained, offline_env
 from transformer_core.checkpoints.marian import UnsupportedModel
+from transformer_core.checkpoints.model_card import in_language
 from transformer_core.serving.registry import NoRoom, TooLarge
 from transformer_core.checkpoints.upload import (MB, UploadError, UploadLimits, checkpoint_error_kind, load_upload, mb,
                                                  sweep_stale)
@@ -430,9 +431,10 @@ def details() -> None:
         st.caption(t("models.extras", examples=len(ckpt.examples),
                      log=t("models.yes") if ckpt.log_path else t("models.no")))
     st.markdown(f"**{t('models.card.header')}** ({ckpt.card_file})")
-    if ckpt.card.strip():
+    card = in_language(ckpt.card, current_lang())      # without the YAML metadata; the reader's language first
+    if card.strip():
         st.caption(t("models.card.note"))
-        card = defuse_card(ckpt.card)
+        card = defuse_card(card)
         with st.container(border=True, height=560 if card.count("\n") > 40 else "content"):
             st.markdown(card)           # no unsafe_allow_html: HTML is shown as text
     else:

@@ -3,6 +3,7 @@ import numpy as np
 import pytest
 
 from transformer_core.explainer.alignment import Counts, fmt, links_of, parse, score_heads, word_cross_attention
+from transformer_core.checkpoints.files import CARD
 from transformer_core.checkpoints.load import load_checkpoint
 
 
@@ -77,7 +78,7 @@ def test_scores_are_recorded_in_training_json_and_the_card(tmp_path, toy_pairs, 
     (classroom,) = training["evaluations"]
     assert classroom["name"] == "classroom" and classroom["n"] == 5 and "--tsv" in classroom["command"]
     assert training["alignment"]["sentences"] == 5 and len(training["alignment"]["heads"]) == 1
-    card = (ckpt / "MODEL_CARD.md").read_text(encoding="utf-8")
+    card = (ckpt / CARD).read_text(encoding="utf-8")
     assert "## More evaluations" in card and f"{classroom['chrf']:.2f}" in card and "## Attention against gold" in card
     assert evaluate.main(["--checkpoint", str(ckpt), "--tsv", str(tsv), "--beam", "1", "--record", "classroom"]) == 0
     assert len(json.loads((ckpt / "training.json").read_text(encoding="utf-8"))["evaluations"]) == 1   # replaced
@@ -93,6 +94,6 @@ def test_scores_are_recorded_in_training_json_and_the_card(tmp_path, toy_pairs, 
     assert all(again[name].pop("chrf_p") > 0.5 for name in ("toy", "classroom"))   # the same translations
     assert first == again and first["toy"]["n"] == 10 and first["classroom"]["n"] == 5
     assert first["classroom"]["chrf"] == classroom["chrf"]                  # the same sentences, the same score
-    card = (ckpt / "MODEL_CARD.md").read_text(encoding="utf-8")
+    card = (ckpt / CARD).read_text(encoding="utf-8")
     assert "## Training mixes compared" in card and f"{first['toy']['bleu']:.2f} / {first['toy']['chrf']:.2f}" in card
     assert f"{first['toy']['bleu']:.2f} / {first['toy']['chrf']:.2f} (p = " in card             # the second run's

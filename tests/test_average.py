@@ -7,6 +7,7 @@ from test_train import _corpus
 from transformer_core.training.average import main
 from transformer_core.checkpoints.files import CARD
 from transformer_core.checkpoints.load import load_checkpoint
+from transformer_core.checkpoints.model_card import card_body
 from transformer_core.checkpoints.folder import save_checkpoint
 from transformer_core.model.config import ModelConfig
 from transformer_core.model.transformer import Transformer
@@ -44,10 +45,16 @@ def test_average_is_the_mean_and_the_card_carries_the_ingredients(tmp_path, toy_
         assert torch.equal(tensor, (wa[name].double() + wb[name].double()).div(2).float()), name
     assert not torch.equal(wa["embedding.weight"], wb["embedding.weight"])
     card = (tmp_path / "soup" / CARD).read_text(encoding="utf-8")
-    assert card.startswith("# Average of 2 checkpoints") and f"- `{a}`" in card and f"- `{b}`" in card
+    assert CARD == "README.md" and card_body(card).startswith("# Average of 2 checkpoints")
+    assert f"- `{a}`" in card and f"- `{b}`" in card and "\n# 한국어\n" in card
     assert "licence CC0-1.0 (1)" in card and "licence CC0-1.0 (2)" in card   # each ingredient's own card
     bleu = float(capsys.readouterr().err.split("test BLEU ")[1].split(",")[0])
     assert f"| BLEU | {bleu:.2f} | `nrefs:1" in card and "test split of" in card and "(10 sentence pairs)" in card
+    from huggingface_hub import ModelCard
+
+    meta = ModelCard(card).data                                              # what the Hub reads
+    assert meta.language == ["en", "de"] and meta.pipeline_tag == "translation" and "translation" in meta.tags
+    assert {(r.dataset_split, r.metric_type): r.metric_value for r in meta.eval_results}[("test", "bleu")] == bleu
 
 
 def test_average_refuses_other_architectures_tokenizers_and_missing_data(tmp_path, spms, capsys):

@@ -97,7 +97,7 @@ def test_page_runs_in_both_languages(lang, app_checkpoints):
     assert values["d_model"] == "32" and values["d_k"] == "16 = 32 / 2" and values["n_heads"] == "h = 2"
     n = sum(p.numel() for p in load_checkpoint(app_checkpoints / "toy-en").model.parameters())
     assert values["parameters"] == f"{n:,} ({n / 1e6:.2f} M)"
-    assert tr("models.card.none", lang, file="MODEL_CARD.md") in [c.value for c in at.caption]
+    assert tr("models.card.none", lang, file=CARD) in [c.value for c in at.caption]
     assert {k for k in strings("en") if k.startswith("models.")} == {k for k in strings(lang) if k.startswith("models.")}
 
 
@@ -143,11 +143,11 @@ def test_valid_zip_becomes_active_in_this_session_only(folder, env):
 
 
 def test_individual_files_upload(folder):
-    files = [(p.name, p.read_bytes()) for p in folder.iterdir()] + [("README.md", b"# not ours")]
+    files = [(p.name, p.read_bytes()) for p in folder.iterdir()] + [("NOTES.md", b"# not ours")]   # an unknown name
     at = upload(open_page(), files)
     assert active(at).startswith("session:")
     warning = at.warning[0].value
-    assert warning.startswith(tr("models.loaded", label="upload")[:10]) and "README" in warning
+    assert warning.startswith(tr("models.loaded", label="upload")[:10]) and "NOTES" in warning
 
 
 class Payload:

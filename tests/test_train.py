@@ -10,12 +10,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
+from huggingface_hub import ModelCard
 from safetensors.torch import load_file, save_file
 from torch import nn
 
 from transformer_core.data.batching import collate
 from transformer_core.explainer import history as attention_history
 from transformer_core.checkpoints.files import CARD, LOG
+from transformer_core.checkpoints.model_card import card_body
 from transformer_core.checkpoints.load import load_checkpoint
 from transformer_core.model.config import ModelConfig
 from transformer_core.model.decoding import greedy_decode, greedy_decode_batch
@@ -130,7 +132,12 @@ def test_train_main_logs_resumes_and_exports(tmp_path, toy_pairs, toy_spm, capsy
     assert training["steps"] == 10 and test["n"] == 10 and test["beam"] == 2
     card = (out / "checkpoint" / CARD).read_text(encoding="utf-8")
     escaped = test["bleu_signature"].replace("|", "\\|")                   # a '|' would end the cell
-    assert f"| BLEU | {test['bleu']:.2f} | `{escaped}` |" in card and "nrefs:1|case" not in card
+    assert f"| BLEU | {test['bleu']:.2f} | `{escaped}` |" in card and "nrefs:1|case" not in card_body(card)
+    meta = ModelCard(card).data                                  # README.md's YAML block, as the Hub reads it
+    assert meta.language == ["en", "de"] and meta.pipeline_tag == "translation" and meta.license == "other"
+    assert {(r.dataset_split, r.metric_type): r.metric_value for r in meta.eval_results} == \
+        {("test", "chrf"): test["chrf"], ("test", "bleu"): test["bleu"]}
+    assert "python -m transformer_core train" in card and f"--data {data}" in card and "\n# 한국어\n" in card
     assert "tok:13a" in test["bleu_signature"] and "version:" in test["bleu_signature"]
     assert (out / "checkpoint" / LOG).read_text(encoding="utf-8") == (out / LOG).read_text(encoding="utf-8")
 

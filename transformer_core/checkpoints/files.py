@@ -12,19 +12,31 @@ from ..model.tokenizer import Tokenizer
 from ..model.transformer import Transformer
 
 CONFIG, WEIGHTS, TOKENIZER, LOG, CARD, EXAMPLES, TRAINING, HISTORY = (
-    "config.json", "model.safetensors", "spm.model", "train_log.jsonl", "MODEL_CARD.md", "examples.json",
+    "config.json", "model.safetensors", "spm.model", "train_log.jsonl",
+    "README.md",      # the model card, as the Hub shows it: YAML metadata, then the text (model_card.py)
+    "examples.json",
     "training.json",  # train.py's record (args, data manifest, results) the card is made from
     "attention_history.safetensors")  # the probe set's attention at every validation (history.py)
+OLD_CARD = "MODEL_CARD.md"     # the card's name before it became README.md: still read where there is no README.md
+CARDS = (CARD, OLD_CARD)       # where a card is looked for, in this order
 GOLD = "gold_alignments.tsv"   # src, tgt, Pharaoh links: generated pairs with their gold word alignment
 PREPARED = "prepared.json"     # a folder prepared for a school (prepare.py): its name, quantization, speed
 MAX_GOLD_BYTES = 1 << 20
 REQUIRED = (CONFIG, WEIGHTS, TOKENIZER)
-FILES = (*REQUIRED, LOG, CARD, EXAMPLES, TRAINING, HISTORY, GOLD, seen.WORDS, PREPARED)
+FILES = (*REQUIRED, LOG, CARD, OLD_CARD, EXAMPLES, TRAINING, HISTORY, GOLD, seen.WORDS, PREPARED)
 MB = 1 << 20
 
 
 class CheckpointError(ValueError):
     """A checkpoint that cannot be loaded; the message says why."""
+
+
+def read_card(folder: Path) -> tuple[str, str]:
+    """The folder's model card and the file it was read from: README.md, else MODEL_CARD.md (a folder written
+    before the card was renamed); ("", README.md) when there is none.  Its size was checked (validate.file_cap)."""
+    name = next((name for name in CARDS if (Path(folder) / name).is_file()), CARD)
+    path = Path(folder) / name
+    return (path.read_text(encoding="utf-8", errors="replace") if path.is_file() else ""), name
 
 
 @dataclass
@@ -38,7 +50,7 @@ class Checkpoint:
     training: dict = field(default_factory=dict)        # training.json, when the folder has one
     gold: dict[str, tuple[str, str]] = field(default_factory=dict)  # src -> (tgt, links), from GOLD
     search: dict = field(default_factory=dict)  # decoding options the model was made for (Marian: generate's)
-    card_file: str = CARD                       # where the card comes from (a Hugging Face repo's: README.md)
+    card_file: str = CARD                       # the file the card was read from (README.md, or an older MODEL_CARD.md)
     words: dict[str, int] = field(default_factory=dict)  # the training source side's word counts (seen.py)
     prepared: dict = field(default_factory=dict)  # prepared.json of a folder prepared for a server (prepare.py)
 

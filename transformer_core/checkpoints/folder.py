@@ -1,6 +1,6 @@
 """This project's checkpoint folder: config.json, model.safetensors, spm.model, and optionally
-train_log.jsonl, MODEL_CARD.md, examples.json, training.json, attention_history.safetensors,
-gold_alignments.tsv and source_words.json.gz.  Its reader (load_folder) and its writers.
+train_log.jsonl, README.md (the model card; MODEL_CARD.md in older folders), examples.json, training.json,
+attention_history.safetensors, gold_alignments.tsv and source_words.json.gz.  Its reader (load_folder) and its writers.
 The same folder works with the Hugging Face Hub: see hub.py."""
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ import torch
 from safetensors.torch import load_file, save_file
 
 from . import quantized, seen
-from .files import (CARD, CONFIG, EXAMPLES, GOLD, MAX_GOLD_BYTES, REQUIRED, TOKENIZER, TRAINING, WEIGHTS, Checkpoint,
-                    CheckpointError)
+from .files import (CARD, CONFIG, EXAMPLES, GOLD, MAX_GOLD_BYTES, OLD_CARD, REQUIRED, TOKENIZER, TRAINING, WEIGHTS,
+                    Checkpoint, CheckpointError, read_card)
 from .validate import check_names_and_shapes, check_state, read_json, read_safetensors, safetensors_header
 from ..model.config import ConfigError, ModelConfig
 from ..model.tokenizer import Tokenizer, TokenizerError
@@ -37,10 +37,18 @@ def save_checkpoint(folder: str | Path, model: Transformer, tokenizer_file: str 
     if Path(tokenizer_file).resolve() != (folder / TOKENIZER).resolve():
         shutil.copyfile(tokenizer_file, folder / TOKENIZER)
     if card is not None:
-        (folder / CARD).write_text(card, encoding="utf-8")
+        write_card(folder, card)
     if examples is not None:
         (folder / EXAMPLES).write_text(json.dumps(examples, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
     return folder
+
+
+def write_card(folder: Path, card: str) -> Path:
+    """Write the model card as README.md (the file the Hub shows), and remove an older MODEL_CARD.md, which
+    it replaces."""
+    (Path(folder) / CARD).write_text(card, encoding="utf-8")
+    (Path(folder) / OLD_CARD).unlink(missing_ok=True)
+    return Path(folder) / CARD
 
 
 def average_weights(files: list[Path]) -> dict[str, torch.Tensor]:
@@ -82,10 +90,10 @@ def load_folder(folder: Path, data: dict) -> Checkpoint:
     quantization = quantized.scheme(folder)
     model = quantized.load_model(folder / WEIGHTS, config, quantization) if quantization \
         else _float_model(folder / WEIGHTS, config)
-    card = (folder / CARD).read_text(encoding="utf-8", errors="replace") if (folder / CARD).is_file() else ""
+    card, card_file = read_card(folder)
     return Checkpoint(folder, config, model, tokenizer, card, read_examples(folder / EXAMPLES),
-                      read_training(folder / TRAINING), read_gold(folder / GOLD), words=seen.load(folder / seen.WORDS),
-                      prepared=quantized.read_prepared(folder))
+                      read_training(folder / TRAINING), read_gold(folder / GOLD), card_file=card_file,
+                      words=seen.load(folder / seen.WORDS), prepared=quantized.read_prepared(folder))
 
 
 def _float_model(path: Path, config: ModelConfig) -> Transformer:

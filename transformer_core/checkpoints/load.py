@@ -17,7 +17,7 @@ def load_checkpoint(folder: str | Path, config: dict | None = None) -> Checkpoin
     folder = Path(folder)
     if not folder.is_dir():
         raise CheckpointError(f"checkpoint folder not found: {folder.name}")
-    check_file_sizes(folder, (*FILES, *marian.FILES, marian.README))
+    check_file_sizes(folder, dict.fromkeys((*FILES, *marian.FILES, marian.README)))
     try:
         data = config if config is not None else read_json(folder / CONFIG)
     except CheckpointError as err:

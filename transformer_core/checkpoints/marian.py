@@ -27,7 +27,7 @@ import sentencepiece as spm
 import torch
 
 from . import quantized, validate
-from .files import CARD, CONFIG, WEIGHTS, Checkpoint, CheckpointError
+from .files import CARD, CONFIG, WEIGHTS, Checkpoint, CheckpointError, read_card
 from .validate import MAX_TENSORS, check_names_and_shapes, check_state, read_safetensors, safetensors_header
 from ..model.config import LANGUAGE, ConfigError, ModelConfig
 from ..model.transformer import Transformer, state_shapes
@@ -35,7 +35,7 @@ from ..model.positional import sinusoidal_encoding
 
 VOCAB, SOURCE_SPM, TARGET_SPM = "vocab.json", "source.spm", "target.spm"
 TORCH_WEIGHTS = "pytorch_model.bin"       # the older format: a torch.save zip, read with weights_only=True
-README, TOKENIZER_CONFIG = "README.md", "tokenizer_config.json"  # the Hub's model card; source_lang, target_lang
+README, TOKENIZER_CONFIG = CARD, "tokenizer_config.json"   # the Hub's model card (README.md); source_lang, target_lang
 GENERATION_CONFIG = "generation_config.json"  # how transformers' generate decodes it
 REQUIRED = (CONFIG, WEIGHTS, SOURCE_SPM, TARGET_SPM, VOCAB)      # (or TORCH_WEIGHTS for WEIGHTS, but not uploaded)
 FILES = (SOURCE_SPM, TARGET_SPM, VOCAB, TOKENIZER_CONFIG, GENERATION_CONFIG)  # besides config and weights
@@ -362,8 +362,7 @@ def load_marian(folder: Path, hf: dict | None = None) -> Checkpoint:
         model = Transformer(cfg)
         model.load_state_dict(state)
         model.eval()
-    card_file = next((name for name in (README, CARD) if (folder / name).is_file()), README)
-    card = (folder / card_file).read_text(encoding="utf-8", errors="replace") if (folder / card_file).is_file() else ""
+    card, card_file = read_card(folder)
     generation = read_json(folder / GENERATION_CONFIG) if (folder / GENERATION_CONFIG).is_file() else {}
     return Checkpoint(folder, cfg, model, tokenizer, card, search=generate_options(hf, generation), card_file=card_file,
                       prepared=quantized.read_prepared(folder))

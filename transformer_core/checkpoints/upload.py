@@ -493,7 +493,7 @@ def check_folder(folder: str | Path, limits: UploadLimits | None = None) -> dict
     limits = limits or UploadLimits()
     folder = Path(folder)
     total = 0
-    for name in (*FILES, *marian.FILES, marian.README, marian.TORCH_WEIGHTS):
+    for name in dict.fromkeys((*FILES, *marian.FILES, marian.README, marian.TORCH_WEIGHTS)):   # each file once
         path = folder / name
         if path.is_file():
             size = path.stat().st_size

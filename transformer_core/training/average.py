@@ -4,8 +4,9 @@ al. 2022), and score the average on a data folder's test split:
     python -m transformer_core average --out runs/soup --data data/ende runs/F/avg runs/G/export
 
 The checkpoints must share the architecture (dropout aside) and the tokenizer.  The result is a
-checkpoint folder; its MODEL_CARD.md names the ingredients, carries each one's own card (their data
-and its licence, their training) and gives the average's test BLEU and chrF.
+checkpoint folder; its model card (README.md, with the metadata the Hugging Face Hub reads) names the
+ingredients, carries each one's own card (their data and its licence, their training) and gives the
+average's test BLEU and chrF.
 """
 from __future__ import annotations
 
@@ -14,14 +15,14 @@ import sys
 from dataclasses import asdict, replace
 from pathlib import Path
 
-from ..checkpoints.files import CARD, TOKENIZER, WEIGHTS, Checkpoint, CheckpointError
-from ..checkpoints.folder import average_weights, same_tokenizer, save_checkpoint
+from ..checkpoints.files import TOKENIZER, WEIGHTS, Checkpoint, CheckpointError
+from ..checkpoints.folder import average_weights, same_tokenizer, save_checkpoint, write_card
 from ..checkpoints.load import load_checkpoint
 from ..data.sources import DataError
 from ..data.sources.files import read_split
 from .evaluate import score
 from ..model.transformer import Transformer
-from ..checkpoints.model_card import scores_table
+from ..checkpoints.model_card import KO_HEADING, card_body, dataset_names, metadata, scores_table, with_metadata
 from ..explainer.translate import translate_lines
 
 
@@ -37,14 +38,26 @@ def check_compatible(ckpts: list[Checkpoint]) -> None:
 
 
 def render_soup_card(ckpts: list[Checkpoint], test: dict | None, data: str | None) -> str:
+    """README.md: the metadata (languages, the ingredients' data sets, the test scores), the text in English,
+    the ingredients' own cards (without their metadata), and a Korean summary."""
     names = "\n".join(f"- `{c.path}`" for c in ckpts)
     if test is None:
         result = "Not scored: run `python -m transformer_core evaluate --checkpoint <this folder> --split test`."
+        result_ko = "테스트 점수는 아직 없습니다: `python -m transformer_core evaluate --checkpoint <이 폴더> --split test`로 잽니다."
     else:
-        result = f"On the test split of `{data}` ({test['n']:,} sentence pairs), beam {test['beam']}:\n\n{scores_table(test)}"
-    ingredients = "\n\n".join(
-        f"<details><summary>{c.path}</summary>\n\n{c.card or '(no model card)'}\n\n</details>" for c in ckpts)
-    return f"""# Average of {len(ckpts)} checkpoints
+        result = (f"On the test split of `{data}` ({test['n']:,} sentence pairs), beam {test['beam']}:\n\n"
+                  f"{scores_table(test)}")
+        result_ko = (f"`{data}`의 테스트 분할({test['n']:,}문장 쌍), 빔 크기 {test['beam']}: BLEU {test['bleu']:.2f}, "
+                     f"chrF {test['chrf']:.2f}")
+    ingredients = "\n\n".join(f"<details><summary>{c.path}</summary>\n\n{card_body(c.card) or '(no model card)'}"
+                                "\n\n</details>" for c in ckpts)
+    cfg = ckpts[0].config
+    sets = [] if test is None else [{**test, "name": f"{Path(data).name} test split", "type": Path(data).name,
+                                     "split": "test"}]
+    sources = [c.training.get("data", {}).get("manifest", {}).get("source", {}) for c in ckpts]
+    datasets = dict.fromkeys(name for source in sources if isinstance(source, dict) for name in dataset_names(source))
+    meta = metadata(cfg.src_lang, cfg.tgt_lang, sets, list(datasets), "model soup")
+    return with_metadata(meta, f"""# Average of {len(ckpts)} checkpoints
 
 The element-wise mean of the weights of (a "model soup", Wortsman et al. 2022):
 
@@ -58,7 +71,15 @@ their own cards, below.
 
 ## Ingredients
 {ingredients}
-"""
+
+{KO_HEADING}
+
+체크포인트 {len(ckpts)}개의 가중치를 원소별로 평균한 모델("model soup", Wortsman 외 2022)입니다.
+`python -m transformer_core average`로 만들었고, 재료가 된 체크포인트는 위 목록에 있습니다. 재료 모델의 데이터와
+그 라이선스, 학습 과정은 위에 실린 각 모델의 카드에 있습니다.
+
+{result_ko}
+""")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -86,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
         hyps = translate_lines(load_checkpoint(out), [s for s, _ in pairs], beam=args.beam)
         test = {**score(hyps, [t for _, t in pairs], cfg.tgt_lang), "beam": args.beam}
         print(f"test BLEU {test['bleu']}, chrF {test['chrf']}", file=sys.stderr)
-    (out / CARD).write_text(render_soup_card(ckpts, test, args.data), encoding="utf-8")
+    write_card(out, render_soup_card(ckpts, test, args.data))
     print(f"average of {len(ckpts)} checkpoints -> {out}", file=sys.stderr)
     return 0
 

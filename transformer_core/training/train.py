@@ -9,8 +9,9 @@ The run folder gets state.pt (resumable: rerun the same command to continue), tr
 and bleu) and best/ (the checkpoint with the best validation BLEU).  With --average N it also keeps
 the weights of the last N resumable saves in snapshots/ and, at the end, averages them (the paper's
 base models average the last 5 checkpoints, §6.1); the average replaces best/ when its validation
-BLEU is higher (--select average or best chooses outright).  The chosen weights are scored on the test split and exported, with MODEL_CARD.md and
-training.json (which records the choice), to --export.
+BLEU is higher (--select average or best chooses outright).  The chosen weights are scored on the test
+split and exported, with the model card (README.md, checkpoints/model_card.py) and training.json (which
+records the choice), to --export.
 """
 from __future__ import annotations
 
@@ -48,7 +49,7 @@ from .transplant import transplant
 from ..explainer.translate import translate_lines
 
 
-def parse_args(argv=None):
+def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(description="Train the Transformer (see the module docstring).")
     p.add_argument("--data", required=True, help="folder from python -m transformer_core data")
     p.add_argument("--out", required=True, help="run folder (resumed if it holds state.pt)")
@@ -95,6 +96,29 @@ def parse_args(argv=None):
     r.add_argument("--compile", action="store_true",
                    help="torch.compile the model, with dynamic shapes: batches of every bucket share one graph")
     r.add_argument("--test-beam", type=int, default=4, help="beam for the final test score")
+    return p
+
+
+def command_line(args: dict, world_size: int = 1) -> str:
+    """The command that trains with these arguments (training.json's args): every option the parser knows,
+    with its recorded value (defaults too, so a later change of a default does not change the command)."""
+    import shlex
+
+    parts = ["python -m transformer_core train" if world_size <= 1 else
+             f"torchrun --nproc_per_node={world_size} -m transformer_core train"]
+    for action in build_parser()._actions:
+        value = args.get(action.dest)
+        if not action.option_strings or value is None or action.dest == "help":
+            continue
+        if isinstance(action, argparse._StoreTrueAction):
+            parts += [action.option_strings[0]] if value else []
+        else:
+            parts.append(f"{action.option_strings[0]} {shlex.quote(str(value))}")
+    return " ".join(parts)
+
+
+def parse_args(argv=None):
+    p = build_parser()
     args = p.parse_args(argv)
     if args.select == "average" and args.average < 2:
         p.error("--select average needs --average N, N ≥ 2")
