@@ -37,6 +37,11 @@ Each student (a Locust User; --spawn-rate of them join per second) is one browse
                    loaded (a success message)
 A lesson is a sentence, a tab, a page and back home (an uploader first goes to the Models page, uploads and
 loads its checkpoint and comes back); a student repeats lessons until --duration, or stops after --lessons.
+With --attacker, one more session (not a student: its actions are reported apart) uploads a crafted model (a
+zip of a few hundred KB: 12 + 12 layers, d_model 512, 16 heads, every weight 0 and an EOS logit of −100, so it
+never ends a sentence),
+opens the home page's gradients tab and types one long sentence after another without pausing: the heaviest
+run the server's run-cost model (transformer_core/serving/cost.py) accepts, again and again.
 Between actions each student thinks a few seconds (--think, uniform).  A student sends only the widget
 states it changed; for the others the server keeps the values of its last run, as it would for a browser.
 
@@ -163,6 +168,34 @@ def checkpoint_zip(folder: Path) -> bytes:
             if path.is_file() and classify_name(path.name)[0] == "file":
                 archive.write(path, f"{folder.name}/{path.name}")
     return buf.getvalue()
+
+
+CRAFTED = dict(d_model=512, n_heads=16, n_encoder_layers=12, n_decoder_layers=12, d_ff=1024, max_len=40)
+LONG = ("my grandmother and my grandfather live with my family in a small house near the river and every morning "
+        "we walk to the market together")
+
+
+def crafted_zip(tokenizer_folder: Path) -> bytes:
+    """The attacker's checkpoint: CRAFTED with every weight 0 (float16), on a bundled model's tokenizer, zipped."""
+    import torch
+    from safetensors.torch import save_file
+
+    from transformer_core.model.config import ModelConfig
+    from transformer_core.model.tokenizer import Tokenizer
+    from transformer_core.model.transformer import state_shapes
+
+    tok = Tokenizer.load(tokenizer_folder / "spm.model")
+    cfg = ModelConfig(**{**CRAFTED, "vocab_size": tok.vocab_size, "pad_id": tok.pad_id, "unk_id": tok.unk_id,
+                         "bos_id": tok.bos_id, "eos_id": tok.eos_id, "logits_bias": True})
+    state = {name: torch.zeros(shape, dtype=torch.float16) for name, shape in state_shapes(cfg).items()}
+    state["logits_bias"][cfg.eos_id] = -100.0                       # it never ends a sentence
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp) / "crafted"
+        folder.mkdir()
+        save_file(state, str(folder / "model.safetensors"))
+        cfg.save(folder / "config.json")
+        shutil.copyfile(tokenizer_folder / "spm.model", folder / "spm.model")
+        return checkpoint_zip(folder)
 
 
 # ---------------------------------------------------------------- one browser tab
@@ -356,6 +389,12 @@ class Tab(TabProtocol):
         run.detail = labels[choice]
         self.rerun(run, fragment=frag)
 
+    def open_tab(self, label: str, run: Run) -> None:
+        tid, frag = self.widget(TABS_KEY, "tabs")
+        self.states[tid] = WidgetState(id=tid, string_value=label)
+        run.detail = label
+        self.rerun(run, fragment=frag)
+
     def go(self, url_path: str, run: Run) -> None:
         if url_path not in self.pages:
             raise ActionError(f"no page {url_path!r} in the menu {sorted(self.pages)}")
@@ -409,13 +448,17 @@ class Plan:
     t0: float
     seed: int
     lessons: int = 0                                 # a student leaves after this many lessons (0: at the deadline)
+    attacker_data: bytes | None = None               # --attacker: the crafted checkpoint's zip
     results: list = field(default_factory=list)     # one dict per action
     active: int = 0
     started: int = 0
 
 
-class Student(User):
+class Session(User):
+    """One browser tab on the server: opens the home page, then acts (a Student, or the Attacker)."""
+    abstract = True
     plan: Plan = None                                # set by main()
+    attacker = False
 
     def wait_time(self):
         return self.rng.uniform(*self.plan.think)
@@ -457,7 +500,7 @@ class Student(User):
         ms = 1000 * (time.monotonic() - start)
         if name in ("open", "sentence", "tab") and not run.charts and not run.errors and not run.busy:
             run.errors.append("no chart arrived")
-        self.last = {"action": name, "detail": run.detail, "student": self.index,
+        self.last = {"action": name, "detail": run.detail, "student": self.index, "attacker": self.attacker,
                      "t_s": round(start - self.plan.t0, 2), "ms": round(ms, 1), "messages": run.messages,
                      "kib": round(run.bytes / 1024, 1), "charts": run.charts, "heatmaps": run.heatmaps,
                      "busy": run.busy, "errors": run.errors}
@@ -471,6 +514,8 @@ class Student(User):
     def think(self) -> None:
         self.wait()
 
+
+class Student(Session):
     @task
     def lesson(self):
         tab, plan = self.tab, self.plan
@@ -495,6 +540,38 @@ class Student(User):
         self.lessons += 1
         if plan.lessons and self.lessons >= plan.lessons:
             raise StopUser()
+
+
+class Attacker(Session):
+    """--attacker: one session that uploads the crafted model, opens the gradients tab and types long sentences
+    without pausing, each new (no cache answers it), until the deadline."""
+    attacker = True
+    fixed_count = 1
+
+    def on_start(self):
+        self.plan.started -= 1                       # not a student: the class's count stays as it was
+        self.plan.active -= 1
+        super().on_start()
+        self.uploader = False
+
+    def on_stop(self):
+        self.tab.close()
+
+    def wait_time(self):
+        return 0.0
+
+    @task
+    def attack(self):
+        tab, plan = self.tab, self.plan
+        if not getattr(self, "armed", False):
+            self.act("page", tab.go, MODELS)
+            self.act("upload", tab.upload, "crafted.zip", plan.attacker_data)
+            self.act("load_checkpoint", tab.load_checkpoint)
+            self.act("page", tab.go, HOME)
+            self.act("tab", tab.open_tab, strings("en")["translate.attr.tab"])
+            self.armed, self.n = True, 0
+        self.n += 1
+        self.act("sentence", tab.type_sentence, f"{LONG} {self.n}")
 
 
 # ---------------------------------------------------------------- the server and its samples
@@ -576,6 +653,8 @@ def stats(rows: list) -> dict:
 
 
 def summarize(results: list, samples: list, me: list) -> dict:
+    attacker = [r for r in results if r.get("attacker")]
+    results = [r for r in results if not r.get("attacker")]
     actions = {name: stats([r for r in results if r["action"] == name]) for name in ACTIONS}
     pages = sorted({r["detail"] for r in results if r["action"] == "page"})
     by_page = {page: stats([r for r in results if r["action"] == "page" and r["detail"] == page]) for page in pages}
@@ -584,6 +663,8 @@ def summarize(results: list, samples: list, me: list) -> dict:
     rss = [s["rss_mb"] for s in samples]
     pss = [s["pss_mb"] for s in samples]
     return {"actions": actions, "page_actions": by_page, "action_count": len(results), "errors": sum(1 for r in results if r["errors"]),
+            "attacker": {name: stats([r for r in attacker if r["action"] == name]) for name in ACTIONS} if attacker else None,
+            "attacker_errors": sorted({e for r in attacker for e in r["errors"]})[:10],
             "server": {"rss_mb_max": max(rss, default=None), "rss_mb_first": rss[0] if rss else None,
                        "rss_mb_last": rss[-1] if rss else None, "pss_mb_max": max(pss, default=None),
                        "cpu_percent_mean": round(sum(cpu) / len(cpu), 1) if cpu else None,
@@ -647,6 +728,8 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--lessons", type=int, default=0,
                     help="each student leaves after this many lessons; the run ends when all have (0: at --duration)")
+    ap.add_argument("--attacker", action="store_true", help="one more session repeats the heaviest accepted run of a "
+                                                             "crafted model (reported apart)")
     ap.add_argument("--out", default=str(OUT / "class.json"))
     ap.add_argument("--plot", default=str(OUT / "class.png"))
     add_smoke(ap)
@@ -673,13 +756,14 @@ def main(argv=None) -> int:
         plan = Plan(base_url=base, deadline=t0 + args.duration, think=tuple(args.think), timeout=args.timeout,
                     upload_every=args.upload_every, texts=sentences(bundled_examples(folder), args.seed),
                     upload_name=f"{UPLOAD_MODEL}.zip", upload_data=checkpoint_zip(folder / UPLOAD_MODEL),
-                    t0=t0, seed=args.seed, lessons=args.lessons)
-        Student.plan = plan
+                    t0=t0, seed=args.seed, lessons=args.lessons,
+                    attacker_data=crafted_zip(folder / UPLOAD_MODEL) if args.attacker else None)
+        Session.plan = plan
         samples, me = [], []
         sampler = gevent.spawn(sample_server, pid, plan, samples, me)
-        env = Environment(user_classes=[Student])
+        env = Environment(user_classes=[Student, Attacker] if args.attacker else [Student])
         runner = env.create_local_runner()
-        runner.start(args.sessions, spawn_rate=args.spawn_rate)
+        runner.start(args.sessions + (1 if args.attacker else 0), spawn_rate=args.spawn_rate)
         if args.lessons:                              # until every student has had its lessons (or the deadline)
             while time.monotonic() < plan.deadline and (plan.started < args.sessions or plan.active > 0):
                 gevent.sleep(0.5)
@@ -708,9 +792,10 @@ def main(argv=None) -> int:
               "env": env_at_start,
               "server_samples": samples, "results": plan.results}
     report["errors"] += sum(c["count"] for c in crashes)
-    report["sessions_with_errors"] = len({r["student"] for r in plan.results if r["errors"]})
+    students = [r for r in plan.results if not r["attacker"]]
+    report["sessions_with_errors"] = len({r["student"] for r in students if r["errors"]})
     report["unexpected_exceptions"] = crashes
-    report["error_messages"] = sorted({e for r in plan.results for e in r["errors"]} | {c["error"] for c in crashes})[:50]
+    report["error_messages"] = sorted({e for r in students for e in r["errors"]} | {c["error"] for c in crashes})[:50]
     path = write_result("class", report, args.out)
     plot(report, Path(args.plot))
     print(f"\n{report['sessions_started']} sessions, {report['action_count']} actions, {report['errors']} errors "
@@ -729,6 +814,10 @@ def main(argv=None) -> int:
               f"(100 % = one core); the students' side {report['students_side_cpu_percent_mean']} %; the machine "
               f"{report['machine_cpu_percent_mean']} % of all {os.cpu_count()} cores, load average "
               f"{report['env']['load_average_at_start'][0]:.1f} at start, {report['load_average_at_end'][0]:.1f} at end")
+    if report["attacker"]:
+        a = report["attacker"]["sentence"]
+        print(f"attacker: {a['n']} long sentences on the crafted model, p50 {a['p50_ms']} ms, max {a['max_ms']} ms; "
+              f"its errors: {report['attacker_errors'] or 'none'}")
     for msg in report["error_messages"][:10]:
         print("  error:", msg)
     print(f"wrote {path} and {args.plot}")
