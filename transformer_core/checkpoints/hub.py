@@ -42,7 +42,7 @@ DEADLINE_S = 120.0            # the whole pull: the page's load slot is free aga
 CACHE_MAX_MB = 500            # ATLAS_HUB_CACHE_MAX_MB: the deployments' /tmp holds 1 GB with the uploads
 PULL_MAX_MB = 2048            # the command line's cap (a school's administrator pulls a big model once)
 HUB_FILES = tuple(dict.fromkeys((*FILES, *marian.FILES, marian.README, marian.TORCH_WEIGHTS)))  # ours or Marian's,
-# once each: README.md is both's card (the Hub shows it, with its YAML metadata); an older folder's MODEL_CARD.md too
+# once each: README.md is the card of either (the Hub shows it, with its YAML metadata); an older MODEL_CARD.md too
 
 
 def offline_env(environ=None) -> bool:
