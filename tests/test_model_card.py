@@ -99,6 +99,19 @@ def test_a_folder_with_only_the_old_card_name_still_has_its_card(tmp_path, toy_c
     assert (copy / CARD).is_file() and (copy / OLD_CARD).is_file()
 
 
+def test_push_says_when_the_hub_would_show_no_card(tmp_path, toy_checkpoints, monkeypatch, capsys):
+    folder = _toy(tmp_path, toy_checkpoints)
+    (folder / OLD_CARD).write_text("# An older card\n", encoding="utf-8")
+    pushed = []
+    monkeypatch.setattr(hub, "offline_env", lambda: False)
+    monkeypatch.setattr(hub, "push_to_hub", lambda f, repo, token=None, private=False: pushed.append(f) or "url")
+    assert hub.main(["push", str(folder), "user/repo"]) == 0 and pushed == [folder]     # nothing reaches the Hub
+    err = capsys.readouterr().err
+    assert f"has no {CARD}" in err and OLD_CARD in err
+    (folder / CARD).write_text("---\nlicense: other\n---\n# Card\n", encoding="utf-8")
+    assert hub.main(["push", str(folder), "user/repo"]) == 0 and "note:" not in capsys.readouterr().err
+
+
 def test_writing_a_card_replaces_the_old_file(tmp_path, toy_checkpoints):
     from transformer_core.checkpoints.folder import write_card
 

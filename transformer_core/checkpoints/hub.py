@@ -4,9 +4,11 @@
     python -m transformer_core hub pull user/my-model [--revision R] [--cache-dir D] [--offline] [--to DIR [--int8|--bf16]]
 
 push validates the folder (load_checkpoint) and uploads only the checkpoint's files (needs a token:
-`hf auth login`, HF_TOKEN or --token).  pull downloads into the Hugging Face cache (or, with --offline
-or HF_HUB_OFFLINE=1, only reads it), validates, and with --to prepares it in a folder of the app's model
-folders (prepare.py), quantized with --int8 or --bf16: e.g. --to models/enko-big --int8.
+`hf auth login`, HF_TOKEN or --token); README.md is the card the Hub shows (model_card.py writes it, with
+the metadata the Hub reads), and a folder without one is pushed with a note saying so.  pull downloads
+into the Hugging Face cache (or, with --offline or HF_HUB_OFFLINE=1, only reads it), validates, and with
+--to prepares it in a folder of the app's model folders (prepare.py), quantized with --int8 or --bf16:
+e.g. --to models/enko-big --int8.
 
 A repo from the Hub is as untrusted as an upload: the revision must be a commit id or a plain branch or tag
 name (it becomes a file name in the cache), every call has a timeout, from_pretrained checks the file
@@ -28,7 +30,7 @@ import sys
 from pathlib import Path
 
 from . import marian
-from .files import FILES, WEIGHTS, Checkpoint, CheckpointError
+from .files import CARD, FILES, OLD_CARD, TRAINING, WEIGHTS, Checkpoint, CheckpointError
 from .validate import file_cap
 from .load import load_checkpoint
 from .prepare import prepare
@@ -238,6 +240,12 @@ def _push(args) -> int:
         raise CheckpointError("offline mode (HF_HUB_OFFLINE=1): pushing needs the Hub; unset HF_HUB_OFFLINE "
                               "and connect to the internet")
     load_checkpoint(args.folder)          # push_to_hub validates too; this fails before any network use
+    if not (args.folder / CARD).is_file():   # the Hub shows README.md as the card, and reads its metadata
+        old = (f" (its {OLD_CARD} goes up too, but the Hub does not show it)"
+               if (args.folder / OLD_CARD).is_file() else "")
+        how = (f": write it with `python -m transformer_core model_card {args.folder}`"
+               if (args.folder / TRAINING).is_file() else "")
+        print(f"note: {args.folder} has no {CARD}, the model card the Hub shows{old}{how}", file=sys.stderr)
     try:
         url = push_to_hub(args.folder, args.repo_id, token=args.token, private=args.private)
     except CheckpointError:
