@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 from transformer_core.checkpoints import hub, prepare, upload
 from transformer_core.checkpoints.files import CARD, OLD_CARD
 from transformer_core.checkpoints.load import load_checkpoint
-from transformer_core.checkpoints.model_card import KO_HEADING, TAGS, card_body, in_language, render_card
+from transformer_core.checkpoints.model_card import KO_HEADING, TAGS, card_body, command_line, in_language, render_card
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 BUNDLED = ["ende", "enko"]
@@ -74,6 +74,20 @@ def test_bundled_card_is_the_commands_output_in_english_and_korean(name):
     for m in training["data"]["manifest"]["source"]["mixed_with"]:           # the data's licences, both languages
         assert m["source"]["licence"] in english.split("## Licence")[1] and m["source"]["licence"] in korean
     assert in_language(text, "ko").startswith(KO_HEADING) and in_language(text, "en").startswith("# en→")
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_the_cards_train_command_gives_back_the_recorded_arguments(name):
+    import shlex
+
+    from transformer_core.training.train import parse_args
+
+    args = json.loads((ROOT / "checkpoints" / name / "training.json").read_text(encoding="utf-8"))["args"]
+    words = shlex.split(command_line(args))
+    assert words[:4] == ["python", "-m", "transformer_core", "train"] and vars(parse_args(words[4:])) == args
+    flagged = {**args, "compile": True, "remap_vocab": True, "out": "runs/with space"}
+    assert vars(parse_args(shlex.split(command_line(flagged, world_size=4))[5:])) == flagged     # after torchrun …
+    assert command_line(args, world_size=4).startswith("torchrun --nproc_per_node=4 -m transformer_core train --data")
 
 
 def _toy(tmp_path, toy_checkpoints, name="old-card"):

@@ -261,10 +261,24 @@ def in_language(text: str, lang: str) -> str:
     return f"{korean}\n\n---\n\n{english}\n" if lang == "ko" else f"{english}\n\n---\n\n{korean}\n"
 
 
-def train_command(t: dict) -> str:
-    """The training command, rebuilt from training.json's args (train.command_line); long ones on lines."""
-    from ..training.train import command_line
+def command_line(args: dict, world_size: int = 1) -> str:
+    """The train command of these arguments (training.json's args, train.py's argparse namespace): every
+    option with its recorded value, defaults too (a later change of a default does not change the command);
+    a flag (store_true) only when set.  tests/test_model_card.py parses it back with train.parse_args."""
+    import shlex
 
+    parts = ["python -m transformer_core train" if world_size <= 1 else
+             f"torchrun --nproc_per_node={world_size} -m transformer_core train"]
+    for name, value in args.items():
+        if value is None or value is False:
+            continue
+        flag = "--" + name.replace("_", "-")
+        parts.append(flag if value is True else f"{flag} {shlex.quote(str(value))}")
+    return " ".join(parts)
+
+
+def train_command(t: dict) -> str:
+    """The training command, rebuilt from training.json's args (command_line); long ones on lines."""
     words, lines = command_line(t.get("args") or {}, t.get("world_size") or 1).split(" --"), []
     for word in words:
         word = word if not lines else f"--{word}"

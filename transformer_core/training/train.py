@@ -49,7 +49,7 @@ from .transplant import transplant
 from ..explainer.translate import translate_lines
 
 
-def build_parser() -> argparse.ArgumentParser:
+def parse_args(argv=None):
     p = argparse.ArgumentParser(description="Train the Transformer (see the module docstring).")
     p.add_argument("--data", required=True, help="folder from python -m transformer_core data")
     p.add_argument("--out", required=True, help="run folder (resumed if it holds state.pt)")
@@ -96,29 +96,6 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--compile", action="store_true",
                    help="torch.compile the model, with dynamic shapes: batches of every bucket share one graph")
     r.add_argument("--test-beam", type=int, default=4, help="beam for the final test score")
-    return p
-
-
-def command_line(args: dict, world_size: int = 1) -> str:
-    """The command that trains with these arguments (training.json's args): every option the parser knows,
-    with its recorded value (defaults too, so a later change of a default does not change the command)."""
-    import shlex
-
-    parts = ["python -m transformer_core train" if world_size <= 1 else
-             f"torchrun --nproc_per_node={world_size} -m transformer_core train"]
-    for action in build_parser()._actions:
-        value = args.get(action.dest)
-        if not action.option_strings or value is None or action.dest == "help":
-            continue
-        if isinstance(action, argparse._StoreTrueAction):
-            parts += [action.option_strings[0]] if value else []
-        else:
-            parts.append(f"{action.option_strings[0]} {shlex.quote(str(value))}")
-    return " ".join(parts)
-
-
-def parse_args(argv=None):
-    p = build_parser()
     args = p.parse_args(argv)
     if args.select == "average" and args.average < 2:
         p.error("--select average needs --average N, N ≥ 2")
