@@ -5,6 +5,7 @@ model for every run kind and every caller: the pages, the worker processes and t
     estimate(cfg, "translation", src_len, beam=4)    -> Cost(flops, calls, nbytes, seconds)
     check(cfg, "attribution", src_len, steps=32)     raises RunTooLarge past MAX_SECONDS or MAX_BYTES, saying
                                                      the longest sentence (in pieces) that fits
+    check_trace(cfg, S, T)                           the same for a full trace (every tensor recorded)
     attribution_plan(cfg, src_len, method)           the method and integrated-gradient steps that fit
 
 Sizes: S the source's tokens; T the longest output decoding allows (decoding.default_max_len: a run is counted
@@ -187,6 +188,35 @@ def check(cfg: ModelConfig, kind: str, src_len: int, beam: int = 1, steps: int =
     cost = estimate(cfg, kind, src_len, beam, steps, out_len)
     if not cost.fits():
         raise RunTooLarge(cost.seconds, cost.nbytes / MB, src_len, fitting_length(cfg, kind, beam, steps, src_len))
+    return cost
+
+
+def full_trace(cfg: ModelConfig, S: int, T: int) -> Cost:
+    """One teacher-forced pass over (S, T) that records every tensor (explain.full_trace: the shapes and
+    Architecture pages), and what its Probe keeps: per encoder layer Q, K, V and the heads' output 4·S·d, the
+    scores, scaled, masked and weights 4·h·S², two Add & Norms' input, sublayer, sum and output 8·S·d and the
+    FFN's hidden units S·f; per decoder layer the same over T, the cross-attention's Q and output 2·T·d, its
+    K and V 2·S·d and 4·h·T·S, a third Add & Norm; the embeddings 3·(S + T)·d and the logits T·V."""
+    d, f, h = cfg.d_model, cfg.d_ff, cfg.n_heads
+    enc = cfg.n_encoder_layers * (4 * S * d + 4 * h * S * S + 8 * S * d + S * f)
+    dec = cfg.n_decoder_layers * (4 * T * d + 4 * h * T * T + 2 * T * d + 2 * S * d + 4 * h * T * S + 12 * T * d
+                                  + T * f)
+    record = (enc + dec + 3 * (S + T) * d + T * cfg.vocab_size) * 4
+    return forward(cfg, S, T).holding(record)
+
+
+def check_trace(cfg: ModelConfig, S: int, T: int) -> Cost:
+    """full_trace's cost, or RunTooLarge (saying how many source tokens fit with this output) past the bounds."""
+    cost = full_trace(cfg, S, T)
+    if not cost.fits():
+        lo, hi = 0, S
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if full_trace(cfg, mid, T).fits():
+                lo = mid
+            else:
+                hi = mid - 1
+        raise RunTooLarge(cost.seconds, cost.nbytes / MB, S, lo)
     return cost
 
 

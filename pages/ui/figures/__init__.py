@@ -11,6 +11,7 @@ Conventions
 - Every title and axis title is passed in by the caller (from the i18n files).
 """
 from .base import escape, as_array, heatmap, line_figure, bar_figure, histogram_figure, tick_labels, mask_trace
+from .architecture import architecture_svg, residual_figure, top_next_figure
 from .attention import (GRID_GAP, GRID_TICK_LIMIT, attention_grid, grid_panel, grid_window, attention_heatmap, ALIGN_BINS,
                         alignment_figure, matrix_panels, position_stats_figure, cost_figure)
 from .decoding import probability_text, topk_figure
