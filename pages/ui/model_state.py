@@ -37,6 +37,7 @@ from streamlit.runtime.scriptrunner import get_script_run_ctx
 from transformer_core.checkpoints.files import Checkpoint, CheckpointError
 from transformer_core.checkpoints.load import load_checkpoint
 from transformer_core.serving.registry import ModelRegistry, checkpoint_bytes
+from transformer_core.serving.share import ComputeShare
 
 from . import upload_store
 from .i18n import language_name, t
@@ -48,6 +49,7 @@ MODELS_DIR = Path(os.environ.get("ATLAS_MODELS_DIR") or ROOT / "models")   # a s
 ACTIVE_KEY, SESSION_MODELS_KEY = "active_model", "session_models"
 BUNDLED, SESSION = "bundled:", "session:"
 REGISTRY = ModelRegistry.from_env()
+SHARE = ComputeShare.from_env()      # each session's share of the server's compute (sentence.charged)
 
 
 def _folder_paths() -> dict[str, Path]:
@@ -197,6 +199,7 @@ def reap_closed_sessions(is_active: Callable[[str], bool]) -> list[str]:
             _gone_since.pop(sid, None)
         elif now - _gone_since.setdefault(sid, now) >= GRACE_S:
             REGISTRY.drop_owner(sid)
+            SHARE.forget(sid)
             upload_store.drop_session(sid)
             folder = _SESSION_DIRS.pop(sid, None)
             if folder is not None:

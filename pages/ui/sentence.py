@@ -4,6 +4,7 @@
                                      -> (text, beam) or None (with an i18n'd message) for empty input
     sentence_run(page, ckpt, kind)   both, the truncation notice between them: -> (text, beam, run)
     beam_width(ckpt), search_note(ckpt)   the beam mode's width, and whose setting (paper's or the model's)
+    traced(key, ckpt, run)           the full trace of a run's sentence and output (every tensor recorded)
     run_cached(kind, key, ckpt, …)   one model run, cached per (model key, sentence, beam, heads off):
                                      st.cache_data for bundled models (keyed by name), a small dict
                                      in st.session_state for this session's own models
@@ -26,11 +27,12 @@ import streamlit as st
 
 from transformer_core.explainer import examples as default_examples
 from transformer_core.explainer import explain, input_check
-from transformer_core.serving import runs
+from transformer_core.serving import cost, runs
 from transformer_core.checkpoints.files import Checkpoint
 from transformer_core.model.tokenizer import wrap_source
 from transformer_core.explainer.translate import source_ids, split_sentences
 from transformer_core.serving.registry import python_bytes
+from transformer_core.serving import share
 from transformer_core.serving.workpool import WorkPool
 
 from . import model_state
@@ -45,6 +47,7 @@ MAX_SENTENCES = 20               # a paragraph's sentences translated one by one
 MAX_EXAMPLES = 6
 SHARED_TEXT, SHARED_MODE = "atlas_sentence", "atlas_mode"
 SESSION_CACHE, SESSION_CACHE_BYTES = "atlas_runs", 48 * 2**20   # a session's own runs, bounded by what they hold
+TRACE_KEY, TRACE_CACHE_SIZE = "atlas_full_traces", 1   # full traces: ~3 MB each on the bundled models
 POOL = WorkPool.from_env()                        # threads: this session's own models, full traces
 PROCESSES = WorkPool.processes_from_env()         # worker processes for the bundled models (None: one core)
 
@@ -205,11 +208,21 @@ def truncation_notice(ckpt: Checkpoint, text: str) -> bool:
 
 # ---------------------------------------------------------------- model runs
 
+def charged(pool: WorkPool, fn, *args):
+    """fn(*args) on pool, within this session's share of the server's compute (serving/share.py): OverShare
+    (shown by widgets.busy_notice) once its runs of the last minute took their share; else charged its CPU time."""
+    owner = model_state.owner()
+    model_state.SHARE.check(owner)
+    result, seconds = pool.run(share.timed, fn, *args)
+    model_state.SHARE.charge(owner, seconds)
+    return result
+
+
 @st.cache_data(max_entries=256, show_spinner=False)
 def _bundled_run(kind: str, name: str, text: str, beam: int, heads_off: tuple) -> dict:
     if PROCESSES is not None:             # on a worker process, which loads the folder once
-        return PROCESSES.run(runs.run_folder, kind, str(model_state.folder_path(name)), text, beam, heads_off)
-    return POOL.run(runs.RUNS[kind], model_state.load_bundled(name), text, beam, heads_off)
+        return charged(PROCESSES, runs.run_folder, kind, str(model_state.folder_path(name)), text, beam, heads_off)
+    return charged(POOL, runs.RUNS[kind], model_state.load_bundled(name), text, beam, heads_off)
 
 
 def run_cached(kind: str, key: str, ckpt: Checkpoint, text: str, beam: int, heads_off: tuple = ()) -> dict:
@@ -227,7 +240,7 @@ def session_run(run, key: str, ckpt: Checkpoint, *args):
     cache: dict = st.session_state.setdefault(SESSION_CACHE, {})
     ck = (run.__name__, key, *args)
     if ck not in cache:
-        result = POOL.run(run, ckpt, *args)
+        result = charged(POOL, run, ckpt, *args)
         held = {k: size for k, (_, size) in cache.items()}
         size = python_bytes(result)
         while held and sum(held.values()) + size > SESSION_CACHE_BYTES:
@@ -238,8 +251,22 @@ def session_run(run, key: str, ckpt: Checkpoint, *args):
 
 
 def full_trace(ckpt: Checkpoint, src_ids: list[int], out_ids: list[int]) -> explain.FullTrace:
-    """A full trace (not cached: it holds every intermediate tensor; it takes one forward pass)."""
-    return POOL.run(_full_trace, ckpt.model, src_ids, out_ids)
+    """A full trace (not cached: it holds every intermediate tensor; it takes one forward pass), once its cost
+    is within the bounds (cost.check_trace; else cost.RunTooLarge, which the page shows)."""
+    cost.check_trace(ckpt.config, len(src_ids), len(out_ids) + 1)
+    return charged(POOL, _full_trace, ckpt.model, src_ids, out_ids)
+
+
+def traced(key: str, ckpt: Checkpoint, res: dict) -> explain.FullTrace:
+    """The full trace of (source, [BOS] + output) of a run on the model `key`, kept for this session's last
+    TRACE_CACHE_SIZE of them (the shapes page keeps its own under the same key: the two pages share one)."""
+    cache: dict = st.session_state.setdefault(TRACE_KEY, {})
+    ck = (key, tuple(res["src_ids"]), tuple(res["out_ids"]))
+    if ck not in cache:
+        while len(cache) >= TRACE_CACHE_SIZE:
+            cache.pop(next(iter(cache)))
+        cache[ck] = full_trace(ckpt, res["src_ids"], res["out_ids"])
+    return cache[ck]
 
 
 def _full_trace(model, src_ids: list[int], out_ids: list[int]) -> explain.FullTrace:

@@ -24,6 +24,7 @@ from .i18n import current_lang, t
 from . import theme
 from .live_chart import live_chart
 from transformer_core.serving.cost import MAX_BYTES, MAX_SECONDS, MB, RunTooLarge
+from transformer_core.serving.share import OverShare
 from transformer_core.serving.workpool import Busy
 
 PAGE_KEY = "atlas_page"          # set by app.py to the current page's url_path
@@ -147,12 +148,15 @@ def coming_soon(prefix: str) -> None:
 def busy_notice():
     """A model run refused by the compute pool (transformer_core.serving.workpool.Busy: its queue full, or past its
     time limit) as "the server is busy, try again", or refused for what it would record
-    (transformer_core.serving.cost.RunTooLarge: what to shorten), in the interface language: around each page run (app.py), and
+    (transformer_core.serving.cost.RunTooLarge: what to shorten), or past the session's share of the compute
+    (transformer_core.serving.share.OverShare: how long to wait), in the interface language: around each page run (app.py), and
     inside a fragment, whose own reruns run without app.py."""
     try:
         yield
     except Busy:
         st.warning(t("app.busy"), icon=":material/hourglass_top:")
+    except OverShare as err:
+        st.warning(t("app.over_share", wait=f"{err.wait_s:.0f}"), icon=":material/hourglass_top:")
     except RunTooLarge as err:
         what = t("app.run_shorten", fits=err.fits, tokens=err.tokens) if err.fits else t("app.run_model_too_large")
         st.warning(t("app.run_too_large", seconds=f"{err.seconds:.0f}", mb=f"{err.mb:.0f}", max_s=f"{MAX_SECONDS:.0f}",
