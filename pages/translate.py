@@ -451,6 +451,8 @@ def domain_note(ckpt) -> None:
     """What the model was trained on, for the bundled data sources (translate.domain.<source name>)."""
     source = ckpt.training.get("data", {}).get("manifest", {}).get("source", {})
     key = f"translate.domain.{source.get('name', '')}"
+    if f"{key}.{base_language(ckpt.config.tgt_lang)}" in strings(current_lang()):   # a note on the target's style
+        key = f"{key}.{base_language(ckpt.config.tgt_lang)}"
     if key in strings(current_lang()):
         mixed = [m.get("source", {}).get("name", "") for m in source.get("mixed_with", [])]
         mix = ", ".join(t(f"translate.mix.{name}") for name in mixed if f"translate.mix.{name}" in strings(current_lang()))

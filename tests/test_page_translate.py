@@ -462,7 +462,7 @@ def test_domain_note_of_a_classroom_model_names_its_mix(toy_checkpoints, tmp_pat
     s = strings(lang)
     at = app(lang, active_model="bundled:class-ko")
     assert not at.exception
-    assert any(i.value == s["translate.domain.classroom"].format(mix=s["translate.mix.ko-docs"]) for i in at.info)
+    assert any(i.value == s["translate.domain.classroom.ko"].format(mix=s["translate.mix.ko-docs"]) for i in at.info)
 
 
 def test_the_session_cache_is_bounded_in_bytes(app_checkpoints, ckpt, monkeypatch):
