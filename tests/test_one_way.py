@@ -31,3 +31,28 @@ def test_item12_the_korean_style_note_is_only_for_a_korean_target(toy_checkpoint
     assert not at.exception
     notes = [i.value for i in at.info if i.value.startswith(strings(lang)["translate.domain.classroom"][:20])]
     assert notes and not any("한다체" in n or "해요체" in n for n in notes)
+
+
+def test_item9_normalized_indexing_example_is_true_and_shows_the_claim():
+    """Normalized indexing gives the same position different values in sentences of different lengths: the
+    text's example says so, with the values encoding_table computes."""
+    from transformer_core.model.positional import encoding_table
+
+    at = open_app("ko", "pages/positional.py")
+    assert not at.exception
+    short, long_ = float(encoding_table("normalized", 10, 8)[4, 0]), float(encoding_table("normalized", 20, 8)[4, 0])
+    assert short != long_
+    for lang in ("ko", "en"):
+        text = strings(lang)["pe.alt.explain"]
+        assert "= position 8" not in text and "8번째 = " not in text
+        assert f"{short:.2f}" in text and f"{long_:.2f}" in text and "4/9" in text and "4/19" in text
+    assert any(m.value == strings("ko")["pe.alt.explain"] for m in at.markdown)
+
+
+CODE_NAMES = ("attention_steps", "check_criteria", "Probe", "train.py")
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_item14_no_code_names_in_what_students_read(lang):
+    shown = {key: text for key, text in strings(lang).items() if any(name in text for name in CODE_NAMES)}
+    assert not shown
