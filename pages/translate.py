@@ -125,6 +125,15 @@ def head_rows(w: np.ndarray, layers, per_row: int, focus: tuple[int, int], shown
     return panels.reshape(rows, per_row, *w.shape[2:]), titles, selected, groups
 
 
+def grid_title(kind: str, layers: list[int], per_row: int, n_heads: int) -> str:
+    """The grid's title as it is drawn: one layer's heads, one layer a row, or the heads wrapped per_row to a row."""
+    if len(layers) == 1:
+        return t("translate.grid.title.layer", kind=kind_label(kind), layer=layers[0] + 1)
+    if per_row == n_heads:                                           # each row one layer, each column one head
+        return t("translate.grid.title", kind=kind_label(kind))
+    return t("translate.grid.title.wrapped", kind=kind_label(kind), n=per_row)
+
+
 def kind_view(res: dict, kind: str, level: str, langs: tuple[str, str]) -> None:
     w, q, k = weights_at(res, kind, level)
     L, H = w.shape[:2]
@@ -160,7 +169,8 @@ def kind_view(res: dict, kind: str, level: str, langs: tuple[str, str]) -> None:
             kw |= {"masked": future, "masked_name": t("translate.masked")}
         fig = figures.attention_grid(panels, q_text, k_text, panel_titles=titles, selected=selected, groups=groups,
                                      x_title=x_title, y_title=y_title, colorbar_title=t("translate.weight"),
-                                     title=t("translate.grid.title", kind=kind_label(kind)), **kw)
+                                     title=grid_title(kind, layers, per_row, len(heads) if not presenting() else H),
+                                     **kw)
         show_figure(fig, f"{kind}_grid", key=f"tr_grid_{kind}")
         download_buttons(lambda: grid_frames(w, q, k), f"{kind}_all_heads", key=f"tr_grid_dl_{kind}")
     with f:
@@ -318,7 +328,8 @@ def attribution_view(res: dict) -> None:
     best = np.unravel_index(int(heads.argmax()), heads.shape)
     table = pd.DataFrame(heads.round(2), index=[layer_head_label(l) for l in range(heads.shape[0])],
                          columns=[str(h + 1) for h in range(heads.shape[1])])
-    st.markdown(t("translate.attr.agree", mean=f"{agree['mean_of_heads']:.2f}", layer=best[0] + 1,
+    st.markdown(t("translate.attr.agree", mean=f"{agree['mean_of_heads']:.2f}", table_mean=f"{heads.mean():.2f}",
+                  layer=best[0] + 1,
                   head=best[1] + 1, best=f"{heads.max():.2f}"))
     st.dataframe(table, width="content", key="tr_attr_agree")
     if "incomplete" in run:
@@ -347,7 +358,8 @@ def attribution_aer(ckpt, res: dict, shares: np.ndarray) -> None:
         return
     st.markdown(t("translate.attr.aer", attr=f"{alignment.aer(words, alignment.parse(links)):.2f}",
                   layer=heads["best"][0] + 1, head=heads["best"][1] + 1,
-                  best=f"{min(min(r) for r in heads['heads']):.2f}", mean=f"{heads['mean']:.2f}"))
+                  best=f"{min(min(r) for r in heads['heads']):.2f}", mean=f"{heads['mean']:.2f}",
+                  table_mean=f"{np.mean(heads['heads']):.2f}"))
 
 
 # ---------------------------------------------------------------- what if

@@ -56,3 +56,43 @@ CODE_NAMES = ("attention_steps", "check_criteria", "Probe", "train.py")
 def test_item14_no_code_names_in_what_students_read(lang):
     shown = {key: text for key, text in strings(lang).items() if any(name in text for name in CODE_NAMES)}
     assert not shown
+
+
+def _title(spec: dict) -> str:
+    title = spec["layout"].get("title", {})
+    return title.get("text", "") if isinstance(title, dict) else str(title)
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_item6_the_grid_title_says_how_the_heads_are_laid_out(lang):
+    """A sentence long enough that fewer than 4 heads fit a row: the title says so, not layers × heads."""
+    from apppages import chart_spec
+
+    s = strings(lang)
+    kind = s["attn.kind.enc_self"]
+    text = "My little brother likes to read books at school."     # 12 tokens: 2 heads to a row
+    at = open_app(lang, tr_text=text)
+    at.query_params["model"] = "enko"
+    at.run()
+    assert not at.exception
+    title = _title(chart_spec(at, "tr_grid_enc_self"))
+    assert title != s["translate.grid.title"].format(kind=kind)
+    assert title in {s["translate.grid.title.wrapped"].format(kind=kind, n=n) for n in (1, 2, 3)}, title
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_item7_the_averaged_attention_is_not_called_the_mean_of_the_table(lang):
+    """The agreement of the heads' averaged attention is said to be that, beside the table's own mean."""
+    import numpy as np
+
+    s = strings(lang)
+    at = open_app(lang, tr_kind=s["translate.attr.tab"], tr_attr_method="saliency")
+    at.query_params["model"] = "enko"
+    at.run()
+    assert not at.exception
+    table = at.dataframe[-1].value.to_numpy(dtype=float)
+    line = [m.value for m in at.markdown if m.value.startswith(s["translate.attr.agree"][:20])]
+    assert len(line) == 1 and f"**{table.mean():.2f}**" in line[0], (line, table.mean())
+    for key in ("translate.attr.agree", "translate.attr.aer", "translate.gold.shown"):
+        assert "{table_mean}" in s[key] or key == "translate.gold.shown"
+        assert "mean of all heads" not in s[key] and "모든 헤드의 평균" not in s[key] and "모든 헤드 평균" not in s[key]
