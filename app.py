@@ -16,6 +16,7 @@ Streamlit runs this file as the module __main__, so a worker process that multip
 # st.navigation call), and a page of that mode named like ours would be run on its own, without app.py.
 PAGES = (
     ("pages/translate.py", "home", "translate"),
+    ("pages/diagram.py", "architecture", "arch"),
     ("pages/decoding.py", "decode", "decoding"),
     ("pages/attention_lab.py", "attention-lab", "lab"),
     ("pages/shapes.py", "heads-and-shapes", "shapes"),

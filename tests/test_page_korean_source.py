@@ -30,8 +30,8 @@ pytestmark = pytest.mark.usefixtures("one_thread")
 NAME, ENGLISH = "opus-mt-tiny-ko-en", "toy-en"         # the sidebar lists the Korean model first
 LECTURE = "나는 사과를 좋아한다."                          # the lectures' "I like apples." in reverse
 MIXED = ("나는 MacBook을 샀다.", "I bought a MacBook.")       # Korean with a Latin word: more Latin letters than Hangul
-PAGES = [None, "decoding", "shapes", "masks", "attention_lab", "positional", "training", "bleu", "models"]
-SENTENCE_PAGES = (None, "decoding", "shapes", "attention_lab")   # the pages with the sentence box
+PAGES = [None, "diagram", "decoding", "shapes", "masks", "attention_lab", "positional", "training", "bleu", "models"]
+SENTENCE_PAGES = (None, "diagram", "decoding", "shapes", "attention_lab")   # the pages with the sentence box
 
 
 def everyday() -> list[tuple[str, str]]:

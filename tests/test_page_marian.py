@@ -30,7 +30,7 @@ SPEC = (2, 2, 512, 8, "swish", True, True, True)      # opus-mt-en-de's width, h
 BEAMS, ALPHA = 3, 0.8                                  # generation_config.json: not the paper's 4 and 0.6
 SENTENCE = "the cat sees the house."
 CARD_TITLE = "opus-mt-tiny-en-de (random weights)"
-PAGES = [None, "decoding", "shapes", "masks", "attention_lab", "positional", "training", "bleu", "models"]
+PAGES = [None, "diagram", "decoding", "shapes", "masks", "attention_lab", "positional", "training", "bleu", "models"]
 
 
 @pytest.fixture(scope="module")
@@ -74,7 +74,7 @@ def texts(at) -> str:
 def test_every_page_runs_on_a_marian_model(marian_app, page, lang, mode):
     at = app(lang, page, atlas_mode=mode, masks_splitter="model")
     assert at.sidebar.selectbox(key="sidebar_model").options == [NAME]
-    if page in (None, "decoding", "shapes"):
+    if page in (None, "diagram", "decoding", "shapes"):
         assert "`<s>`" not in texts(at)                       # the decoder starts with <pad> here
 
 

@@ -24,7 +24,8 @@ def load(lang: str) -> dict[str, str]:
     return json.loads((ROOT / "assets" / "i18n" / f"{lang}.json").read_text(encoding="utf-8"))
 
 APP = str(ROOT / "app.py")
-PAGES = ["translate", "decoding", "attention_lab", "shapes", "positional", "masks", "training", "bleu", "models"]
+PAGES = ["translate", "diagram", "decoding", "attention_lab", "shapes", "positional", "masks", "training", "bleu",
+         "models"]
 MINE = ["attention_lab", "positional", "masks", "training", "bleu"]
 TIMEOUT = 60
 

@@ -4,7 +4,8 @@ import pytest
 
 from apppages import chart_specs, open_app
 
-PAGES = ["translate", "decoding", "attention_lab", "shapes", "positional", "masks", "training", "bleu", "models"]
+PAGES = ["translate", "diagram", "decoding", "attention_lab", "shapes", "positional", "masks", "training", "bleu",
+         "models"]
 WRONG = ("<bos>", "<eos>", "&lt;bos&gt;", "&lt;eos&gt;", "\u2581")       # ▁: SentencePiece's raw word-start mark
 
 
