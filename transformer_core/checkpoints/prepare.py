@@ -52,11 +52,12 @@ def greedy_ms(ckpt: Checkpoint) -> float:
     torch.set_num_threads(1)
     try:
         text = TIMING_SENTENCES.get(base_language(ckpt.config.src_lang), TIMING_SENTENCES["en"])
-        src = wrap_source(ckpt.tokenizer, ckpt.tokenizer.encode(text))            # BOS (if any) + pieces + EOS
+        room = ckpt.config.max_len - len(wrap_source(ckpt.tokenizer, []))
+        src = wrap_source(ckpt.tokenizer, ckpt.tokenizer.encode(text)[:room])     # BOS (if any) + pieces + EOS
         times = []
         for _ in range(TIMING_RUNS + 1):                     # the first run warms up
             start = time.perf_counter()
-            greedy_decode(ckpt.model, src, max_len=TIMING_TOKENS)
+            greedy_decode(ckpt.model, src, max_len=min(TIMING_TOKENS, ckpt.config.max_len - 1))
             times.append(1000 * (time.perf_counter() - start))
         return round(statistics.median(times[1:]), 1)
     finally:
