@@ -281,10 +281,12 @@ def real_head_section() -> None:
     mask = None if rec["mask"] is None else torch.as_tensor(rec["mask"][0]).bool()
     steps = attention_steps(q, k, v, mask)                       # the same function as the lab above
     q_labels, k_labels = {"enc_self": (res["src_pieces"], res["src_pieces"]),
-                          "dec_self": (res["tgt_pieces"], res["tgt_pieces"]),
-                          "cross": (res["tgt_pieces"], res["src_pieces"])}[kind]
+                          "dec_self": (res["pred_pieces"], res["tgt_pieces"]),    # a decoder row: the token
+                          "cross": (res["pred_pieces"], res["src_pieces"])}[kind]  # it predicts, as on every page
     d_k = q.size(-1)
     st.caption(t("lab.real.shapes", tq=q.size(0), tk=k.size(0), d_k=d_k))
+    if kind != "enc_self":
+        st.caption(t("attn.rows_named"))
     dims = [str(j) for j in range(d_k)]
     c1, c2 = st.columns(2)
     with c1:

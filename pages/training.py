@@ -101,7 +101,7 @@ def schedule_section(logs: list[Path]) -> None:
     total = c4.slider(t("training.lr.steps"), 1000, 300000, 100000, step=1000, key="train_total")
     overlay = None
     if logs:
-        names = [p.parent.name for p in logs]
+        names = [model_state.readable_name(p.parent.name) for p in logs]
         choice = st.selectbox(t("training.lr.overlay"), [None, *range(len(logs))], key="train_overlay",
                               format_func=lambda i: t("training.lr.overlay_none") if i is None else names[i])
         if choice is not None:
@@ -146,7 +146,8 @@ def overlay_logged_lr(path: Path) -> dict | None:
     if not pts:
         st.info(t("training.log.no_lr"))
         return None
-    return {"x": [p[0] for p in pts], "y": [p[1] for p in pts], "name": t("training.lr.logged", name=path.parent.name)}
+    return {"x": [p[0] for p in pts], "y": [p[1] for p in pts],
+            "name": t("training.lr.logged", name=model_state.readable_name(path.parent.name))}
 
 
 # ---------------------------------------------------------------- label smoothing
@@ -240,7 +241,7 @@ def log_curves(log: TrainLog, name: str, key: str, round_starts: list[int] = ())
 def active_first(logs: list[Path]) -> tuple[list[Path], list[str]]:
     """The logs to offer and their names, the active model's own first (a bundled, uploaded or Hub model's,
     from its folder): the page follows the model chosen in the sidebar."""
-    names = [p.parent.name for p in logs]
+    names = [model_state.readable_name(p.parent.name) for p in logs]
     ckpt = model_state.active(quiet=True)
     own = ckpt.log_path if ckpt is not None else None
     if own is None:
@@ -300,7 +301,7 @@ def history_view(folder: Path, log: TrainLog) -> None:
     head = c4.selectbox(t("attn.head"), range(weights.shape[2]), format_func=lambda i: str(i + 1),
                         key="train_hist_head")
     p = hist.probes[probe]
-    q_labels = p.src_pieces if kind == "enc_self" else p.tgt_pieces
+    q_labels = p.src_pieces if kind == "enc_self" else p.pred_pieces      # a decoder row: the token it predicts
     k_labels = p.tgt_pieces if kind == "dec_self" else p.src_pieces
     tr = log.train
     pairs = [(x, y) for x, y in zip(tr["step"], tr["loss"]) if y is not None]
@@ -308,6 +309,8 @@ def history_view(folder: Path, log: TrainLog) -> None:
               "loss_x": [x for x, _ in pairs], "loss_y": [y for _, y in pairs], "layer": layer, "head": head}
     playing = st.session_state.get(PLAYING_KEY, False)
     st.fragment(replay_view, run_every=PLAY_EVERY_S if playing else None)(replay, playing)
+    if kind != "enc_self":
+        st.caption(t("attn.rows_named"))
     st.caption(t("training.hist.caption", n=len(hist.steps), first=hist.steps[0], last=hist.steps[-1]))
 
 

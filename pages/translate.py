@@ -15,7 +15,7 @@ import streamlit as st
 
 from pages.ui import figures, model_state, theme
 from pages.ui.export import matrix_frame
-from pages.ui.i18n import current_lang, strings, t
+from pages.ui.i18n import current_lang, language_name, strings, t
 from pages.ui.sentence import kind_label, layer_head_label, run_cached, sentence_run, session_run
 from pages.ui.whatif import whatif_view
 from pages.ui.widgets import busy_notice, download_buttons, escape_md, latex, page_header, presenting, show_figure
@@ -184,6 +184,8 @@ def kind_view(res: dict, kind: str, level: str, langs: tuple[str, str]) -> None:
         download_buttons(lambda: matrix_frame(one, q, k), f"{kind}_L{layer + 1}_H{head + 1}", key=f"tr_focus_dl_{kind}")
     if presenting():
         st.caption(caption)
+    if kind == "dec_self":
+        st.caption(t("attn.rows_named"))
     if kind == "cross":
         st.caption(t("translate.kind.cross.rows", start=start_of(res), first=theme.token_label(res["pred_pieces"][0])))
         word_order_note(langs)
@@ -483,7 +485,7 @@ def main() -> None:
         return
     text, beam, res = got
     with st.container(key="translation", border=True):
-        st.caption(t("translate.output", tgt=escape_md(ckpt.config.tgt_lang),
+        st.caption(t("translate.output", tgt=escape_md(language_name(ckpt.config.tgt_lang)),
                      mode=t("sentence.mode.beam") if beam > 1 else t("sentence.mode.greedy")))
         readable = input_check.check(ckpt.tokenizer, ckpt.config.src_lang, text).readable
         flagged = confidence.uncertain(res["probs"]) if readable else []

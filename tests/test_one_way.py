@@ -1,5 +1,6 @@
 """Issue #42 (items 5-14): the app says one thing one way: one row convention, true titles, honest labels,
 readable model names, no English or code names left in the Korean interface."""
+import html
 import json
 import shutil
 from pathlib import Path
@@ -14,20 +15,20 @@ pytestmark = pytest.mark.usefixtures("one_thread")
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _classroom(toy_checkpoints, tmp_path, monkeypatch, name: str):
+def _classroom(toy_checkpoints, tmp_path, monkeypatch, name: str, folder: str):
     from pages.ui import model_state
 
     root = tmp_path / "checkpoints"
-    shutil.copytree(toy_checkpoints / name, root / name)
+    shutil.copytree(toy_checkpoints / name, root / folder)     # a name of its own: load_bundled caches by name
     source = {"name": "classroom", "mixed_with": []}
-    (root / name / "training.json").write_text(json.dumps({"data": {"manifest": {"source": source}}}))
+    (root / folder / "training.json").write_text(json.dumps({"data": {"manifest": {"source": source}}}))
     monkeypatch.setattr(model_state, "CHECKPOINTS_DIR", root)
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
 def test_item12_the_korean_style_note_is_only_for_a_korean_target(toy_checkpoints, tmp_path, monkeypatch, lang):
-    _classroom(toy_checkpoints, tmp_path, monkeypatch, "toy-en")          # English -> German
-    at = open_app(lang, active_model="bundled:toy-en")
+    _classroom(toy_checkpoints, tmp_path, monkeypatch, "toy-en", "class-de")     # English -> German
+    at = open_app(lang, active_model="bundled:class-de")
     assert not at.exception
     notes = [i.value for i in at.info if i.value.startswith(strings(lang)["translate.domain.classroom"][:20])]
     assert notes and not any("한다체" in n or "해요체" in n for n in notes)
@@ -96,3 +97,64 @@ def test_item7_the_averaged_attention_is_not_called_the_mean_of_the_table(lang):
     for key in ("translate.attr.agree", "translate.attr.aer", "translate.gold.shown"):
         assert "{table_mean}" in s[key] or key == "translate.gold.shown"
         assert "mean of all heads" not in s[key] and "모든 헤드의 평균" not in s[key] and "모든 헤드 평균" not in s[key]
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_item11_models_are_named_by_their_languages_and_the_url_keeps_the_folder(lang):
+    s = strings(lang)
+    ende = f"{s['srclang.en']} → {s['srclang.de']}"
+    enko = f"{s['srclang.en']} → {s['srclang.ko']}"
+    at = open_app(lang)
+    at.query_params["model"] = "ende"
+    at.run()
+    assert not at.exception
+    box = at.sidebar.selectbox(key="sidebar_model")
+    assert box.value == "bundled:ende" and at.query_params["model"] in ("ende", ["ende"])
+    assert box.options == [ende, enko], box.options
+    assert at.text_input(key="tr_text").label == s["sentence.input"].format(src=s["srclang.en"], tgt=s["srclang.de"])
+    shown = " ".join(c.value for c in at.caption)
+    assert s["translate.output"].split("(")[0] in shown and f"({s['srclang.de']}, " in shown
+    at.switch_page("pages/models.py").run()
+    assert not at.exception
+    picked = at.selectbox(key="models_select").options
+    assert all(o.endswith((ende, enko)) for o in picked) and len(picked) == 2, picked
+    at.switch_page("pages/training.py").run()
+    assert not at.exception
+    offered = [o for b in at.selectbox for o in b.options]
+    assert not any(o in ("ende", "enko") for o in offered) and any(ende in o or enko in o for o in offered), offered
+
+
+def test_item5_a_decoder_row_has_one_name_on_training_home_and_the_lab():
+    """Layer 3, head 1, encoder-decoder attention of "I like apples." (ende, last record): the Training page
+    names the rows by the token each predicts, as Home does (·Ich is the row choosing ·Ich), and says so."""
+    from apppages import chart_spec
+    from pages.ui import theme
+    from transformer_core.checkpoints.load import load_checkpoint
+    from transformer_core.explainer import history
+    from transformer_core.serving import runs
+
+    ckpt = load_checkpoint(ROOT / "checkpoints" / "ende")
+    hist = history.load(ROOT / "checkpoints" / "ende" / "attention_history.safetensors")
+    probe = next(i for i, p in enumerate(hist.probes) if p.src == "I like apples.")
+    s = strings("ko")
+    at = open_app("ko", train_hist_kind="cross", train_hist_layer=2, train_hist_head=0, train_hist_probe=probe,
+                  train_hist_step=len(hist.steps) - 1)
+    at.query_params["model"] = "ende"
+    at.run()
+    at.switch_page("pages/training.py").run()
+    assert not at.exception
+    rows = [html.unescape(r) for r in chart_spec(at, "fig_train_history")["data"][0]["y"]]
+    p = hist.probes[probe]
+    assert rows[0] != theme.token_label(p.tgt_pieces[0])                      # not <s>
+    assert rows == theme.token_labels([*p.tgt_pieces[1:], p.src_pieces[-1]])  # ·Ich ·mag ·Äpfel . </s>
+    assert s["attn.rows_named"] in [c.value for c in at.caption]
+    home = runs.translation(ckpt, "I like apples.", 1, ())
+    if home["text"].strip() == p.ref:                                         # the same sentence: the same names
+        assert rows == theme.token_labels(home["pred_pieces"])
+    at.switch_page("pages/attention_lab.py")
+    at.session_state["lab_real_kind"] = "cross"
+    at.run()
+    assert not at.exception
+    spec = chart_spec(at, "fig_real_weights")
+    lab_rows = [html.unescape(str(r)) for r in spec["layout"]["yaxis"].get("ticktext") or spec["data"][0]["y"]]
+    assert lab_rows[-1] == "</s>" and "<s>" not in lab_rows and s["attn.rows_named"] in [c.value for c in at.caption]

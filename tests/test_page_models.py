@@ -91,7 +91,8 @@ def test_page_runs_in_both_languages(lang, app_checkpoints):
     at = open_page(lang)
     assert at.title[0].value == tr("models.title", lang)
     assert at.selectbox(key="models_select").label == tr("models.choose.label", lang)
-    assert at.selectbox(key="models_select").options == ["■ toy-en", "■ toy-ko"]
+    en, de, ko = (tr(f"srclang.{c}", lang) for c in ("en", "de", "ko"))        # named by their languages
+    assert at.selectbox(key="models_select").options == [f"■ {en} → {de}", f"■ {en} → {ko}"]
     config = at.table[0].value
     values = dict(zip(config.index, config.iloc[:, 0]))
     assert values["d_model"] == "32" and values["d_k"] == "16 = 32 / 2" and values["n_heads"] == "h = 2"
@@ -169,7 +170,7 @@ def test_malicious_pickles_are_refused_and_the_model_stays(folder, tmp_path, lan
     upload(at, [("m.zip", zip_of(folder, skip=(WEIGHTS,), extra=[("class-model/" + WEIGHTS, buf.getvalue())]))])
     assert active(at) == "bundled:toy-ko"
     assert errors(at)[0].startswith(tr("models.err.pickle_weights", lang))
-    assert tr("models.err.kept", lang, label="toy\\-ko") in errors(at)[0]
+    assert tr("models.err.kept", lang, label=f'{tr("srclang.en", lang)} → {tr("srclang.ko", lang)}') in errors(at)[0]
     # model.pt / pytorch_model.bin in a zip
     for name in ("model.pt", "pytorch_model.bin"):
         upload(at, [("m.zip", zip_of(folder, skip=(WEIGHTS,), extra=[("class-model/" + name, buf.getvalue())]))])
@@ -312,7 +313,7 @@ def test_the_model_choice_is_in_the_sidebar_beside_the_input_and_in_the_url(lang
     beside.set_value("bundled:toy-ko").run()
     assert not at.exception and at.sidebar.selectbox(key="sidebar_model").value == "bundled:toy-ko"
     assert at.query_params["model"] in ("toy-ko", ["toy-ko"])
-    assert at.text_input(key="tr_text").label == tr("sentence.input", lang, src="en", tgt="ko")
+    assert at.text_input(key="tr_text").label == tr("sentence.input", lang, src=tr("srclang.en", lang), tgt=tr("srclang.ko", lang))
 
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
     at.query_params["model"] = "no-such-model"                   # an unknown name: the first bundled model
@@ -338,7 +339,7 @@ def test_a_corrupt_bundled_folder_is_listed_with_its_error_and_the_others_load(l
     at.query_params["lang"] = lang
     at.run()
     assert not at.exception and not at.error, (at.exception, [e.value for e in at.error])
-    assert at.sidebar.selectbox(key="sidebar_model").options == ["toy-en"]
+    assert at.sidebar.selectbox(key="sidebar_model").options == [f'{tr("srclang.en", lang)} → {tr("srclang.de", lang)}']
     at.switch_page("pages/models.py").run()
     warnings = [w.value for w in at.warning]
     for name in ("aaa-half-written", "aab-no-weights"):
@@ -361,8 +362,10 @@ def test_a_refresh_after_an_upload_says_the_upload_is_gone(lang):
     shown = at.query_params["model"]
     from pages.ui.widgets import escape_md
 
+    pair = {"ende": "de", "enko": "ko", "toy-en": "de", "toy-ko": "ko"}[shown if isinstance(shown, str) else shown[-1]]
+    readable = f'{tr("srclang.en", lang)} → {tr(f"srclang.{pair}", lang)}'      # named by its languages
     assert [w.value for w in at.warning if "my\\-model" in w.value] == [
-        tr("model.upload_gone", lang, label="my\\-model", now=escape_md(shown))]
+        tr("model.upload_gone", lang, label="my\\-model", now=escape_md(readable))]
     at.run()                                                     # said once, not on every run
     assert not any("my\\-model" in w.value for w in at.warning)
 

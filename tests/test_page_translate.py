@@ -103,7 +103,7 @@ def test_beam_search_by_default_greedy_on_request_and_typed_sentence(app_checkpo
     at.text_input(key="tr_text").input("the dog likes the car.").run()
     assert not at.exception and at.session_state["tr_mode"] == "beam"
     s = strings(lang)
-    assert s["translate.output"].format(tgt="de", mode=s["sentence.mode.beam"]) in [c.value for c in at.caption]
+    assert s["translate.output"].format(tgt=s["srclang.de"], mode=s["sentence.mode.beam"]) in [c.value for c in at.caption]
     tr, _ = reference(ckpt, "the dog likes the car.", beam=4)
     assert translation_text(at) == tr.text.replace("\\", "")
     at.session_state["tr_mode"] = "greedy"
@@ -111,7 +111,7 @@ def test_beam_search_by_default_greedy_on_request_and_typed_sentence(app_checkpo
     assert not at.exception
     tr, _ = reference(ckpt, "the dog likes the car.", beam=1)
     assert translation_text(at) == tr.text.replace("\\", "")
-    assert s["translate.output"].format(tgt="de", mode=s["sentence.mode.greedy"]) in [c.value for c in at.caption]
+    assert s["translate.output"].format(tgt=s["srclang.de"], mode=s["sentence.mode.greedy"]) in [c.value for c in at.caption]
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])

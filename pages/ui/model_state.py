@@ -127,19 +127,29 @@ def session_models() -> dict[str, tuple[str, str]]:
 
 def folder_label(name: str) -> str:
     """A folder's name as users read it: a prepared model's languages, family and quantization ("English →
-    Korean (OPUS-MT big, int8)"); the folder name for the others."""
+    Korean (OPUS-MT big, int8)"); a bundled model's languages from its config ("English → German"); the folder
+    name (kept in the URL) only for a model that names no languages."""
     ckpt = load_bundled(name)
     info = ckpt.prepared
     if not info:
-        return name
+        src, tgt = ckpt.config.src_lang, ckpt.config.tgt_lang
+        return t("model.bundled_label", src=language_name(src), tgt=language_name(tgt)) if src and tgt else name
     quantization = f", {info['quantization']}" if info.get("quantization") else ""
     return t("model.prepared_label", src=language_name(ckpt.config.src_lang), tgt=language_name(ckpt.config.tgt_lang),
              family=str(info.get("family", name))[:40], quantization=quantization)
 
 
 def model_choices() -> list[tuple[str, str]]:
-    bundled = [(BUNDLED + name, folder_label(name)) for name in bundled_names()]
+    names = bundled_names()
+    labels = [folder_label(name) for name in names]
+    bundled = [(BUNDLED + name, label if labels.count(label) == 1 else f"{label} ({name})")   # two of a pair: told apart
+               for name, label in zip(names, labels)]
     return bundled + [(key, label) for key, (label, _) in session_models().items()]
+
+
+def readable_name(folder: str) -> str:
+    """A listed model's folder name as users read it (its label in model_choices), else the name itself."""
+    return dict(model_choices()).get(BUNDLED + folder, folder)
 
 
 def choose_bundled(name: str) -> None:

@@ -104,7 +104,8 @@ def sentence_input(page: str, ckpt: Checkpoint) -> tuple[str, int] | None:
                                     help=t("sentence.mode_help", beam=beam_width(ckpt), alpha=ckpt.beam_options["alpha"],
                                            lp=t(f"sentence.lp.{ckpt.beam_options['penalty']}"),
                                            setting=search_note(ckpt)))
-    text = st.text_input(t("sentence.input", src=escape_md(ckpt.config.src_lang), tgt=escape_md(ckpt.config.tgt_lang)),
+    text = st.text_input(t("sentence.input", src=escape_md(language_name(ckpt.config.src_lang)),
+                           tgt=escape_md(language_name(ckpt.config.tgt_lang))),
                          key=text_key, placeholder=t("sentence.placeholder", example=ex[0]),
                          help=t("sentence.input_help", limit=MAX_CHARS))
     present = presenting()           # a projector: examples folded, no counter: the first screen holds the figure

@@ -39,6 +39,12 @@ class Probe:
     src_pieces: list[str]
     tgt_pieces: list[str]       # decoder input: BOS + reference pieces
 
+    @property
+    def pred_pieces(self) -> list[str]:
+        """What each decoder row predicts, the name every page gives the row: the reference pieces, then EOS
+        (the source's last piece: probe_set wraps the source in BOS ... EOS)."""
+        return [*self.tgt_pieces[1:], self.src_pieces[-1]]
+
 
 @dataclass
 class History:
