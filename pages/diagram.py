@@ -25,6 +25,8 @@ from transformer_core.serving import cost, runs
 BLOCK_PARAM = "block"                 # ?block=decoder.1.cross_attn opens that block
 FULL_SUBLAYERS = 30                   # 3 + 3 layers (4 + 6 sublayers each) drawn in full; more: layers collapsed
 MAX_COLS = 256                        # a heatmap of d_model or d_ff columns: block means past this many
+PANEL_COLUMNS = 16                    # token columns in a row of heads (the panel beside the diagram is narrow)
+PANEL_ROWS = 60                       # and token rows in all (a long sentence: more heads to a row)
 PANELS_KEY, STEPS_KEY = "atlas_arch_panels", "atlas_arch_steps"
 HOME_KINDS = {"self_attn": "enc_self", "masked_attn": "dec_self", "cross_attn": "cross"}
 TEACHING = {"embed": ("pages/positional.py", "pe"), "self_attn": ("pages/attention_lab.py", "lab"),
@@ -144,7 +146,7 @@ def diagram(ckpt, tr, res: dict, block: dict | None, step: dict | None, tokenize
 
 def link_row(kind: str, layer: int | None) -> None:
     page, nav = TEACHING[kind]
-    with st.container(horizontal=True, gap="small"):
+    with st.container(gap="small"):
         st.page_link(page, label=t("arch.teach", page=t(f"nav.{nav}")), icon=t(f"nav.{nav}.icon"))
         if kind in HOME_KINDS and layer is not None:
             home_kind = HOME_KINDS[kind]
@@ -164,7 +166,7 @@ def embed_panel(tr, block: dict, rows: list[str], ck) -> None:
     f = parts[0][1]
     fig = figures.matrix_panels([p for p, _ in parts], rows, panel_titles=[t("arch.embed.token"), t("arch.embed.pe"),
                                                                            t("arch.embed.sum")],
-                                title=t("arch.embed.fig", T=len(rows), d=rec["token"].shape[-1]),
+                                title=t("arch.embed.fig", d=rec["token"].shape[-1]),
                                 x_title=t("arch.axis.dim"))
     show_figure(fig, f"{stack}_embed", {"token": matrix_frame(rec["token"][0].numpy(), rows),
                                         "pe": matrix_frame(rec["position"].numpy(), rows)}, key="ar_embed_fig")
@@ -182,7 +184,9 @@ def attention_panel(tr, block: dict, src: list[str], tgt: list[str]) -> None:
     q = src if kind == "self_attn" else tgt
     k = tgt if kind == "masked_attn" else src
     h = w.shape[0]
-    per_row = h if len(k) * h <= 48 else max(1, 48 // max(1, len(k)))
+    per_row = max(1, min(h, PANEL_COLUMNS // (len(k) + 1)))               # the panel is narrow: large cells
+    if -(-h // per_row) * (len(q) + 1) > PANEL_ROWS:                       # a long sentence: fewer rows of heads
+        per_row = min(h, -(-h // max(1, PANEL_ROWS // (len(q) + 1))))
     rows = -(-h // per_row)
     panels = np.full((rows * per_row, *w.shape[1:]), np.nan)
     panels[:h] = w

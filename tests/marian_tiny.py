@@ -111,3 +111,23 @@ def marian_config(name: str, **changes):
                                      decoder_start_token_id=spec["pad_token_id"], forced_eos_token_id=spec["eos_token_id"],
                                      scale_embedding=True, share_encoder_decoder_embeddings=True,
                                      static_position_embeddings=True, normalize_embedding=False)
+
+
+def save_opus(folder: Path, pairs, name: str = "opus-mt-en-de", seed: int = 0, **changes) -> Path:
+    """A random MarianMTModel of an OPUS configuration (marian_config(name, **changes): its layers and heads,
+    unless changed) on a tiny vocabulary of pairs, saved into folder as the Hub holds it, with its languages in
+    tokenizer_config.json and weights far from the init (randomize).  tests/test_page_architecture.py and
+    tests/test_browser_architecture.py build opus-mt-en-de's 6 + 6 layers at d_model 64."""
+    import transformers
+
+    folder.mkdir(parents=True, exist_ok=True)
+    vocab = write_vocabulary(folder, pairs)
+    (folder / "tokenizer_config.json").write_text(json.dumps(dict(zip(("source_lang", "target_lang"),
+                                                                      OPUS_LANGUAGES[name]))))
+    cfg = marian_config(name, **{"vocab_size": len(vocab), "pad_token_id": len(vocab) - 1, "eos_token_id": 0,
+                                 "max_position_embeddings": 64, **changes})
+    torch.manual_seed(seed)
+    model = transformers.MarianMTModel(cfg).eval()
+    randomize(model, cfg.decoder_layers)
+    model.save_pretrained(folder)
+    return folder
