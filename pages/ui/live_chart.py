@@ -158,6 +158,39 @@ function focusable(Plotly, gd, spec) {
   });
 }
 
+// A figure drawn wider than its column (attention_heatmap's square cells) fits it: its width the column's,
+// its cells smaller (layout.meta.fit: the fixed parts, the cell counts, when the labels turn), its height
+// with them; refitted when the column's width changes (a window resized, an expander opened).
+function fitted(base, avail) {
+  const size = {width: base.width || null, height: base.height || null};
+  const fit = (base.meta || {}).fit;
+  if (!base.width || !avail || base.width <= avail) return size;
+  size.width = Math.floor(avail);
+  if (fit) {
+    const cell = Math.max(4, (size.width - fit.w) / fit.cols);
+    const turn = cell < fit.upright && fit.cols > 3;
+    size.height = Math.round(fit.h + cell * fit.rows + (turn ? fit.turned : 0));
+    if (turn) size['xaxis.tickangle'] = -90;
+  }
+  return size;
+}
+
+function fitToColumn(gd, parentElement) {
+  if (gd.__atlasObserver || typeof ResizeObserver === 'undefined') return;
+  let last = parentElement.clientWidth;
+  gd.__atlasObserver = new ResizeObserver(() => {
+    const avail = parentElement.clientWidth;
+    if (!avail || avail === last || !gd.__atlasBase || !gd.__atlasBase.width || !window.Plotly) return;
+    last = avail;
+    const size = fitted(gd.__atlasBase, avail);
+    if (size.width !== gd._fullLayout?.width || size.height !== gd._fullLayout?.height) {
+      gd.__atlasSize = {width: size.width, height: size.height};
+      if (document.fullscreenElement !== gd) window.Plotly.relayout(gd, size);
+    }
+  });
+  gd.__atlasObserver.observe(parentElement);
+}
+
 export default function (component) {
   const { data, parentElement } = component;
   let gd = parentElement.querySelector(':scope > div.atlas-live-chart');
@@ -169,7 +202,13 @@ export default function (component) {
   const spec = JSON.parse(data.spec);
   const page = getComputedStyle(parentElement);
   const layout = themed(spec.layout || {}, page);
+  gd.__atlasBase = {width: layout.width, height: layout.height, meta: layout.meta};
+  const size = fitted(gd.__atlasBase, parentElement.clientWidth);
+  layout.width = size.width || undefined;
+  layout.height = size.height || undefined;
+  if (size['xaxis.tickangle'] !== undefined) layout.xaxis = Object.assign({}, layout.xaxis, {tickangle: -90});
   gd.__atlasSize = {width: layout.width || null, height: layout.height || null};
+  fitToColumn(gd, parentElement);
   loadPlotly(data.src).then(Plotly => {
     const config = Object.assign({responsive: true, displaylogo: false}, data.config, {modeBarButtonsToAdd: [
       {name: 'fullscreen', title: data.fullscreen, icon: Plotly.Icons.autoscale, click: () => fullscreen(gd)}]});

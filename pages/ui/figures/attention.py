@@ -170,6 +170,10 @@ def attention_heatmap(matrix, q_labels: Sequence[str], k_labels: Sequence[str], 
                         "title": {"text": escape(y_title)}}}
     if square:
         layout["width"] = int(Tk * cell + 170)
+        # live_chart fits a figure wider than its column: the cells shrink (fixed: what is not cells), the
+        # key labels turn once a cell is narrower than `upright` (turned: the height they then take)
+        layout["meta"] = {"fit": {"w": 170, "h": layout["height"] - cell * Tq, "cols": Tk, "rows": Tq,
+                                  "upright": cell, "turned": 8 * min(longest, 8) + 10}}
     if title:
         # a square figure is narrow: its title goes onto as many lines as its width needs (~8.5 px a character)
         lines = textwrap.wrap(title, max(20, int(layout["width"] / 8.5))) if square else [title]
