@@ -30,7 +30,7 @@ DEV_HASH := $(shell cat requirements.txt requirements-dev.txt | sha256sum | cut 
 RUN_STAMP := $(VENV)/.stamp-run-$(RUN_HASH)
 DEV_STAMP := $(VENV)/.stamp-dev-$(DEV_HASH)
 
-.PHONY: help run test dev deps browser lint docker-smoke deploy-smoke ci clean
+.PHONY: help run test dev deps browser a11y lint docker-smoke deploy-smoke ci clean
 
 help:
 	@echo "make run           start the app (http://localhost:8501)"
@@ -53,7 +53,14 @@ test: dev
 	$(BIN)/python -m pytest -q tests
 
 deps: $(RUN_STAMP)
-dev: $(DEV_STAMP) browser
+dev: $(DEV_STAMP) browser a11y
+
+# axe-core for the accessibility audit (tests/test_browser_a11y.py), pinned in tests/a11y/package-lock.json.
+A11Y_AXE := tests/a11y/node_modules/axe-core/axe.min.js
+a11y: $(A11Y_AXE)
+$(A11Y_AXE): tests/a11y/package.json tests/a11y/package-lock.json
+	npm ci --prefix tests/a11y --no-audit --no-fund --silent
+	touch $@
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)

@@ -31,6 +31,7 @@ PAGES = (
 def main() -> None:
     import streamlit as st
 
+    from pages.ui import a11y
     from pages.ui.i18n import language_selector, t
     from pages.ui.model_state import evicted_notice, model_selector, start_reaper
     from pages.ui.theme import PRESENT_CSS
@@ -51,6 +52,7 @@ def main() -> None:
         model_selector()
         present_toggle()
         st.caption(t("app.sidebar_caption"))
+        a11y.install()
 
     st.session_state[PAGE_KEY] = page.url_path or PAGES[0][1]
     start_reaper()                  # once per server: closed sessions' uploaded models and files go

@@ -231,7 +231,7 @@ def architecture_svg(*, layers: Mapping[str, int], expanded: Mapping[str, Sequen
         return round(height - v, 1)
 
     svg = [f'<svg class="atlas-arch" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} {height:.0f}" '
-           f'font-family="inherit" role="img" data-layers-encoder="{layers["encoder"]}" '
+           f'font-family="inherit" role="group" data-layers-encoder="{layers["encoder"]}" '
            f'data-layers-decoder="{layers["decoder"]}">',
            '<defs><marker id="atlas-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" '
            f'orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="{LINE}"/></marker></defs>']

