@@ -18,7 +18,7 @@ from pages.ui.export import matrix_frame
 from pages.ui.i18n import t
 from pages.ui.sentence import POOL, charged, kind_label, run_cached, sentence_run, traced
 from pages.ui.svg_diagram import clickable_svg
-from pages.ui.widgets import escape_md, page_header, presenting, show_figure
+from pages.ui.widgets import busy_notice, escape_md, page_header, presenting, show_figure
 from transformer_core.explainer import architecture, explain
 from transformer_core.serving import cost, runs
 
@@ -302,6 +302,11 @@ def step_panel(steps: list[dict], n: int, tokenizer) -> None:
 
 @st.fragment
 def diagram_section(key: str, ckpt, text: str, beam: int, res: dict, tr) -> None:
+    with busy_notice():              # a fragment's own reruns run without app.py's
+        diagram_body(key, ckpt, text, beam, res, tr)
+
+
+def diagram_body(key: str, ckpt, text: str, beam: int, res: dict, tr) -> None:
     cfg = ckpt.config
     index = architecture.block_index(cfg)
     block = index.get(st.query_params.get(BLOCK_PARAM) or "")

@@ -335,3 +335,17 @@ def test_a_6_plus_6_opus_model_draws_its_layers_collapsed_each_opening(opus_app,
     per_row = fig["layout"]["meta"]["grid"][1]
     for head in range(8):
         np.testing.assert_allclose(figures.grid_panel(fig, *divmod(head, per_row)), np.round(w[head], 4), atol=1e-9)
+
+
+def test_a_refused_greedy_trace_is_said_on_the_page_not_raised(enko, monkeypatch):
+    """Step mode in beam mode traces greedy's output too, inside the page's fragment: a refusal there is shown
+    (widgets.busy_notice), not a traceback."""
+    from transformer_core.serving import cost
+
+    def refuse(*args, **kwargs):
+        raise cost.RunTooLarge(12.0, 400.0, 6, 3)
+
+    monkeypatch.setattr(architecture, "steps_of", refuse)
+    at = app("ko", ar_decode=True, atlas_mode="beam", sentence="I like pears.")
+    s = strings("ko")
+    assert any(s["app.run_too_large"].split("{")[0] in w.value for w in at.warning), [w.value for w in at.warning]
