@@ -2,7 +2,9 @@
 
 - SEQUENTIAL (white -> blue, ColorBrewer Blues): attention weights, probabilities, anything in [0, max].
 - DIVERGING (blue < 0, white = 0, red > 0; ColorBrewer RdBu): signed values (scores, Q/K/V, PE, hidden
-  states), always centred at 0.  Both scales are safe for colour-blind readers (ColorBrewer).
+  states), always centred at 0.  Both scales are safe for colour-blind readers (ColorBrewer): their
+  lightness runs one way (each half of DIVERGING), in grey too (tests/test_colour_vision.py).
+- PALETTE: lines and bars, Okabe and Ito's colours, apart under the common colour-vision deficiencies.
 - MASK: grey = masked, blue = may attend.
 - UNCERTAIN: a translated token the model chose with a probability under confidence.THRESHOLD, written in
   this colour of Streamlit's markdown, on its background and in italics (not by colour alone).
@@ -19,7 +21,9 @@ MASK_COLORS = ((0.0, "#d1d5db"), (1.0, "#2563eb"))
 UNCERTAIN = "orange"        # a colour of Streamlit's markdown (:orange[…], :orange-background[…])
 # One token's lines (live_chart's focus): what is not that token's is drawn at this opacity.
 FOCUS_DIM = 0.25
-PALETTE = ("#2563eb", "#dc2626", "#059669", "#d97706", "#7c3aed", "#0891b2", "#db2777", "#4b5563")
+# Lines and bars, in this order: Okabe and Ito's colours (without the yellow, too light on white), apart
+# under protanopia, deuteranopia and tritanopia (tests/test_colour_vision.py, docs/accessibility.md).
+PALETTE = ("#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9", "#000000")
 
 SPECIAL_NAMES = {"<bos>": "<s>", "<eos>": "</s>", "<s>": "<s>", "</s>": "</s>", "<pad>": "<pad>", "<unk>": "<unk>"}
 WORD_START = "▁"
@@ -40,6 +44,19 @@ PRESENT_CSS = f"""<style>
 [data-testid="stMain"] .katex-display {{ overflow-x: auto; overflow-y: hidden; max-width: 100%; }}
 [data-testid="stMainBlockContainer"] {{ padding: 3.5rem 1.5rem 4rem; max-width: 100%; }}
 [data-testid="stMain"] h1 {{ font-size: 2rem !important; padding: 0 0 0.5rem; }}
+</style>"""
+
+
+def uploader_css(browse: str, drop: str) -> str:
+    """Streamlit's file uploader writes its button ("Upload") and its limits ("50MB per file • ZIP, JSON, ...")
+    in English only: both are drawn again in the interface's language (the page's caption gives the limits)."""
+    def css_text(text: str) -> str:
+        return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("<", "\\3c ").replace("\n", " ") + '"'
+    return f"""<style>
+[data-testid="stFileUploaderDropzone"] button > * {{ display: none; }}
+[data-testid="stFileUploaderDropzone"] button::after {{ content: {css_text(browse)}; }}
+[data-testid="stFileUploaderDropzoneInstructions"] > * {{ display: none; }}
+[data-testid="stFileUploaderDropzoneInstructions"]::after {{ content: {css_text(drop)}; font-size: 0.875rem; }}
 </style>"""
 
 
