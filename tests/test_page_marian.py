@@ -236,7 +236,11 @@ def test_a_marian_model_uploaded_file_by_file_serves_every_model_page(marian_roo
     assert not at.error, [e.value for e in at.error]
     key = at.selectbox(key="models_select").value
     assert key.startswith("session:")
-    for page in ("translate", "decoding", "shapes"):
+    for page in ("translate", "diagram", "decoding", "shapes"):
         at.switch_page(f"pages/{page}.py").run()
         assert not at.exception and not at.error, (page, [e.value for e in at.exception])
+        if page == "diagram":                                                 # the uploaded model's own 2 + 2 layers
+            svg = next(json.loads(c.proto.json)["svg"] for c in at.get("bidi_component")
+                       if c.proto.component_name == "atlas_svg_diagram")
+            assert len(re.findall(r'class="layer-frame"', svg)) == 4
     assert strings(lang)["shapes.loss.explain"].format(start="<pad>") in texts(at)
