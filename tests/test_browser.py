@@ -621,8 +621,8 @@ LOG_LINES = """() => { const g = document.querySelector('.st-key-fig_log_ckpt .j
 
 def test_a_fine_tuned_models_log_marks_where_each_run_began(sessions, served):
     """The Training page on a model fine-tuned from another (its log goes on from its base's): a dashed line
-    where each later run began, on the loss, BLEU and speed panels, each with its caption; a model trained in
-    one run has none.  With ATLAS_SCREENSHOTS=docs it refreshes docs/training_rounds.png."""
+    where each later run began, on the loss, BLEU and speed panels, numbered where the number fits, named in
+    the legend; a model trained in one run has none.  With ATLAS_SCREENSHOTS=docs it refreshes docs/training_rounds.png."""
     from transformer_core.training.trainlog import round_starts_of
 
     en = sessions("en")
@@ -637,8 +637,8 @@ def test_a_fine_tuned_models_log_marks_where_each_run_began(sessions, served):
             en.page.wait_for_function(f"() => {{ const l = ({LOG_LINES})(); return l && l.length === "
                                       f"{3 * len(starts[name])}; }}", polling=100)
             assert sorted(en.page.evaluate(LOG_LINES)) == sorted(starts[name] * 3)
-            caption = en.page.get_by_text(I18N["en"]["training.log.round_start"])
-            assert caption.count() == 3 * len(starts[name])             # each line captioned, on each panel
+            caption = en.page.get_by_text(I18N["en"]["training.log.round_start"])   # the legend's entry (#42)
+            assert (caption.count() >= 1) == bool(starts[name]), caption.count()
             if starts[name]:
                 shot("training_rounds.png", en.page, ".st-key-fig_log_ckpt")
     finally:

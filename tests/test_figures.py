@@ -66,7 +66,7 @@ def test_a_fine_tunes_runs_are_marked_where_they_began():
     fig = figures.log_figure(panels, round_starts=[7543], round_label="<fine-tune>")
     lines = [shape for shape in fig.layout.shapes if shape.type == "line"]
     assert len(lines) == 2 and {shape.x0 for shape in lines} == {7543}          # on each panel
-    assert {a.text for a in fig.layout.annotations} >= {"&lt;fine-tune&gt;"}
+    assert fig.data[-1].name == "&lt;fine-tune&gt;: 1" and fig.data[-1].line.dash == "dash"   # named in the legend
     assert not figures.log_figure(panels).layout.shapes
     curve = [{"y": [1e-4, 2e-4], "name": "n"}]
     logged = {"x": [1, 9000], "y": [1e-4, 1e-4], "name": "logged"}
@@ -74,12 +74,21 @@ def test_a_fine_tunes_runs_are_marked_where_they_began():
     assert not figures.lr_figure([1, 9000], curve, round_starts=[7543]).layout.shapes     # no log drawn: no mark
 
 
-def test_two_close_rounds_captions_do_not_write_over_each_other():
-    panels = [{"title": "loss", "series": [{"x": [1, 11000], "y": [2.0, 1.0], "name": "loss"}]}]
-    fig = figures.log_figure(panels, round_starts=[7543, 9234], round_label="fine-tuning from here")
-    captions = [a for a in fig.layout.annotations if a.text == "fine-tuning from here"]
-    assert [a.x for a in captions] == [7543, 9234]
-    assert captions[0].yshift != captions[1].yshift            # one caption a line below the other
+def test_six_rounds_are_numbered_where_the_numbers_fit_not_captioned_over_each_other():
+    """#42 item 2: enko's six fine-tuning rounds wrote "fine-tuning from here" six times on each panel, the
+    captions over each other, the curves and the ticks.  Now: a number at each line's foot, left out where
+    it would touch the last one (13,225 is 513 steps after 12,712), one legend entry for them all."""
+    starts = [7543, 9234, 11024, 12712, 13225, 14496]
+    panels = [{"title": "loss", "series": [{"x": [1, 14800], "y": [2.0, 1.0], "name": "loss"}]},
+              {"title": "BLEU", "series": [{"x": [9000, 14800], "y": [40.0, 41.0], "name": "BLEU"}]}]
+    fig = figures.log_figure(panels, round_starts=starts, round_label="fine-tuning from here")
+    assert sorted(s.x0 for s in fig.layout.shapes) == sorted(starts * 2)
+    numbers = [a for a in fig.layout.annotations if a.text.isdigit()]
+    assert sorted({(a.text, a.x) for a in numbers}) == [("1", 7543), ("2", 9234), ("3", 11024), ("4", 12712), ("6", 14496)]
+    assert not [a for a in fig.layout.annotations if "fine-tuning" in (a.text or "")]
+    shown = sorted({a.x for a in numbers})
+    assert min(b - a for a, b in zip(shown, shown[1:])) >= figures.training.ROUND_NUMBER_GAP * 14799
+    assert [t.name for t in fig.data if "fine-tuning" in (t.name or "")] == ["fine-tuning from here: 1–6"]
 
 
 def test_bar_and_line_titles_are_escaped():

@@ -11,15 +11,30 @@ from ..theme import PALETTE, SEQUENTIAL
 from .base import _hover, _layout, as_array, bar_figure, escape, line_figure, tick_labels
 
 
-ROUND_CAPTION_STEP_PX = 16
+ROUND_NUMBER_GAP = 0.1      # of the steps a panel spans: a number closer than that to the last one shown is left out
 
 
 def round_marks(fig: go.Figure, starts: Sequence[int], label: str) -> go.Figure:
     """A dashed line (on every panel) at each step where a later training run began: a fine-tune's.  The
-    captions of later lines sit a line lower, so that two close rounds do not write over each other."""
-    for n, step in enumerate(starts):
-        fig.add_vline(x=step, line_dash="dash", line_color=PALETTE[2], annotation_text=escape(label),
-                      annotation_position="top left", annotation_yshift=-ROUND_CAPTION_STEP_PX * n)
+    lines are numbered 1, 2, ... at the foot of each panel, where a number fits (one closer than
+    ROUND_NUMBER_GAP of the steps to the last one shown is left out: its line stays), and one legend entry
+    says what the lines are ("fine-tuning from here: 1-6"); six rounds' captions written out used to pile
+    up over each other, the curves and the ticks."""
+    if not starts:
+        return fig
+    xs = [x for trace in fig.data for x in (trace.x or ()) if x is not None]
+    span = (max(xs) - min(xs)) if xs else 0
+    shown = None
+    for n, step in enumerate(starts, start=1):
+        fits = shown is None or not span or step - shown >= ROUND_NUMBER_GAP * span
+        number = dict(annotation_text=str(n), annotation_position="top",        # just above the panel's top
+                      annotation=dict(y=1, yanchor="bottom", xanchor="center", font=dict(color=PALETTE[2])),
+                      annotation_borderpad=0) if fits else {}
+        fig.add_vline(x=step, line_dash="dash", line_color=PALETTE[2], **number)
+        shown = step if fits else shown
+    numbers = "1" if len(starts) == 1 else f"1–{len(starts)}"
+    fig.add_trace(go.Scatter(x=[None], y=[None], mode="lines", name=f"{escape(label)}: {numbers}",
+                             line=dict(color=PALETTE[2], dash="dash", width=2), hoverinfo="skip"))
     return fig
 
 
@@ -46,6 +61,9 @@ def log_figure(panels: Sequence[Mapping], *, x_title: str = "", height: int = 36
     round_starts: the steps where later runs (fine-tunes) began."""
     fig = make_subplots(rows=1, cols=len(panels), subplot_titles=[escape(p["title"]) for p in panels],
                         horizontal_spacing=0.07)
+    if round_starts:                        # the lines' numbers go between each panel and its title
+        for title in fig.layout.annotations:
+            title.yshift = 22
     for c, panel in enumerate(panels, start=1):
         for n, s in enumerate(panel["series"]):
             fig.add_trace(go.Scatter(x=list(s["x"]), y=list(s["y"]), name=escape(s["name"]),
@@ -53,7 +71,10 @@ def log_figure(panels: Sequence[Mapping], *, x_title: str = "", height: int = 36
                                      line=dict(color=PALETTE[(c - 1 + n * 3) % len(PALETTE)], width=2)),
                           row=1, col=c)
         fig.update_xaxes(title_text=escape(x_title), row=1, col=c)
-    return round_marks(_layout(fig, height=height), round_starts, round_label)
+    fig = _layout(fig, height=height)
+    if round_starts:
+        fig.update_layout(margin_t=fig.layout.margin.t + 22)
+    return round_marks(fig, round_starts, round_label)
 
 
 def history_figure(weights, step: int, q_labels: Sequence[str], k_labels: Sequence[str],
