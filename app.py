@@ -43,9 +43,12 @@ def main() -> None:
     if present:
         st.html(PRESENT_CSS)
 
-    pages = [st.Page(path, title=t(f"nav.{key}"), icon=t(f"nav.{key}.icon"), url_path=url, default=(i == 0))
-             for i, (path, url, key) in enumerate(PAGES)]
-    page = st.navigation(pages, position="sidebar")
+    # The first page is served at the root, and Streamlit would answer its own name (/home) with an English
+    # "Page not found": under that name a hidden page runs the same script.
+    pages = [st.Page(path, title=t(f"nav.{key}"), icon=t(f"nav.{key}.icon"), url_path=url if i else f"{url}-page",
+                     default=(i == 0)) for i, (path, url, key) in enumerate(PAGES)]
+    alias = st.Page(PAGES[0][0], title=t(f"nav.{PAGES[0][2]}"), url_path=PAGES[0][1], visibility="hidden")
+    page = st.navigation([*pages, alias], position="sidebar")
 
     with st.sidebar:
         language_selector()

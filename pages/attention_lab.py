@@ -132,7 +132,7 @@ def lab_section() -> None:
     with cols[3]:
         step_view(t("lab.step.softmax"), steps["weights"].numpy(), q_names, k_names, "weights", probabilities=True)
     st.markdown(f"**{t('lab.step.output')}**")
-    latex(r"\text{output}_i = \sum_j \text{softmax}_{ij}\, V_j")
+    latex(rf"\text{{{t('lab.latex.output')}}}_i = \sum_j \text{{{t('lab.latex.weight')}}}_{{ij}}\, V_j")
     out = steps["output"].numpy()
     fig = figures.heatmap(out, x_labels=v_cols, y_labels=q_names, x_title=t("lab.axis.dim"),
                           y_title=t("lab.axis.query"), colorscale=theme.DIVERGING, zmid=0, show_values=True, fmt=".4g",

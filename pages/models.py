@@ -25,7 +25,7 @@ import pandas as pd
 import streamlit as st
 from streamlit.runtime import Runtime
 
-from pages.ui import model_state, upload_store
+from pages.ui import model_state, theme, upload_store
 from pages.ui.i18n import current_lang, t
 from pages.ui.widgets import escape_md, page_header
 from transformer_core.checkpoints.files import Checkpoint, CheckpointError
@@ -303,6 +303,7 @@ def upload_tab() -> None:
         upload_store.drop_files(model_state.owner())
         n = st.session_state[UPLOADER_N_KEY] = n + 1
         _take_request("upload")
+    st.html(theme.uploader_css(t("models.upload.button_browse"), t("models.upload.drop")))   # not Streamlit's English
     files = st.file_uploader(t("models.upload.label"), type=UPLOAD_TYPES, accept_multiple_files=True,
                              key=f"models_upload_{n}", help=t("models.upload.help"))
     st.caption(t("models.upload.limits", file_mb=mb(file_bytes), total_mb=mb(lim.max_total_bytes),

@@ -51,7 +51,7 @@ def waves_tab(pe: np.ndarray, d_model: int) -> None:
     latex(r"\lambda_i = 2\pi \cdot 10000^{2i/d_{model}}")
     default = [d for d in (0, 1, 10, 30) if d < d_model]
     dims = st.multiselect(t("pe.dims"), list(range(d_model)), default=default, max_selections=8,
-                          format_func=dim_name, key="pe_dims", help=t("pe.dims_help"))
+                          format_func=dim_name, key="pe_dims", help=t("pe.dims_help"), select_all=False)
     if not dims:
         st.info(t("pe.no_dims"))
         return

@@ -395,7 +395,7 @@ def heads_off_view(model_key: str, ckpt, text: str, beam: int, original: dict) -
     options = explain.all_heads(ckpt.model)
     labels = {o: head_option_label(o) for o in options}      # formatted now, in this run's language
     chosen = st.multiselect(t("translate.off.select"), options, key="tr_heads_off", format_func=labels.get,
-                            placeholder=t("translate.off.placeholder"))
+                            placeholder=t("translate.off.placeholder"), select_all=False)   # Streamlit's English
     with st.container(horizontal=True, gap="small"):
         st.button(t("translate.off.all_cross"), key="tr_off_all_cross", on_click=_all_cross_off, args=(options,),
                   icon=":material/link_off:")

@@ -158,3 +158,26 @@ def test_item5_a_decoder_row_has_one_name_on_training_home_and_the_lab():
     spec = chart_spec(at, "fig_real_weights")
     lab_rows = [html.unescape(str(r)) for r in spec["layout"]["yaxis"].get("ticktext") or spec["data"][0]["y"]]
     assert lab_rows[-1] == "</s>" and "<s>" not in lab_rows and s["attn.rows_named"] in [c.value for c in at.caption]
+
+
+def test_item13_what_the_app_draws_in_korean_has_no_english_left():
+    """The head multiselect and the positional dims offer no English "Select all"; the lab's output formula,
+    the gradients' methods and the training chart's speed legend are in Korean."""
+    s = strings("ko")
+    for key in ("training.log.speed", "translate.attr.saliency", "translate.attr.integrated_gradients",
+                "lab.latex.output", "lab.latex.weight", "models.upload.button_browse", "models.upload.drop"):
+        assert not any(word in s[key] for word in ("tokens", "saliency", "integrated", "output", "softmax", "Upload")), key
+    at = open_app("ko")
+    assert not at.exception
+    assert at.multiselect(key="tr_heads_off").proto.select_all == 0
+    at.switch_page("pages/positional.py").run()
+    assert at.multiselect(key="pe_dims").proto.select_all == 0
+    at.switch_page("pages/attention_lab.py").run()
+    assert not at.exception
+    formulas = [m.value for m in at.latex] if hasattr(at, "latex") else []
+    formulas += [m.value for m in at.markdown if "\\sum_j" in m.value]
+    assert any("출력" in f and "가중치" in f for f in formulas) and not any("\\text{output}" in f for f in formulas)
+    at.switch_page("pages/models.py").run()
+    assert not at.exception
+    css = [h.proto.body for h in at.get("html") if "stFileUploaderDropzone" in h.proto.body]
+    assert css and s["models.upload.button_browse"] in css[0] and s["models.upload.drop"] in css[0]

@@ -1,0 +1,54 @@
+"""Issue #42, item 13, where Streamlit draws the text: in a Korean tab, /home opens the home page without
+Streamlit's English "Page not found" dialog, the Models page's uploader says "Upload" and its limits in Korean
+(pages/ui/theme.uploader_css), and the heads multiselect offers no English "Select all"."""
+from __future__ import annotations
+
+import urllib.request
+
+import pytest
+
+from test_browser import FIRST_RUN_TIMEOUT_S, I18N, VIEWPORT, browser, streamlit_server, wait_for_page  # noqa: F401
+
+
+@pytest.fixture(scope="module")
+def url(tmp_path_factory, toy_checkpoints):
+    tmp = tmp_path_factory.mktemp("one_way")
+    with streamlit_server(tmp, toy_checkpoints) as address:
+        # as `make run` (scripts/warm_up.py) and the Docker HEALTHCHECK do: one run of app.py first (before it,
+        # Streamlit's pages/ folder mode answers any page's URL with "Page not found")
+        urllib.request.urlopen(address + "/_stcore/script-health-check", timeout=FIRST_RUN_TIMEOUT_S).read()
+        yield address
+
+
+def test_item13_korean_where_streamlit_draws_it(browser, url):  # noqa: F811
+    s = I18N["ko"]
+    context = browser.new_context(viewport=VIEWPORT)
+    try:
+        page = context.new_page()
+        page.goto(f"{url}/home?lang=ko")
+        wait_for_page(page, "ko", "translate", FIRST_RUN_TIMEOUT_S)
+        page.wait_for_timeout(500)
+        found = page.get_by_text("Page not found")
+        assert found.count() == 0, found.first.evaluate("e => e.outerHTML.slice(0, 300)")
+        assert "lang=ko" in page.url
+
+        box = page.locator(".st-key-tr_heads_off button[aria-haspopup='listbox']").first
+        box.scroll_into_view_if_needed()
+        box.click()
+        page.wait_for_selector("[role='option']", timeout=10_000)
+        options = page.locator("[role='option']").all_inner_texts()
+        assert options and not any("Select all" in o for o in options), options
+        page.keyboard.press("Escape")
+
+        page.goto(f"{url}/checkpoints?lang=ko")
+        wait_for_page(page, "ko", "models", FIRST_RUN_TIMEOUT_S)
+        zone = page.locator("[data-testid='stFileUploaderDropzone']").first
+        zone.scroll_into_view_if_needed()
+        shown = zone.inner_text()
+        assert "Upload" not in shown and "per file" not in shown, shown
+        after = zone.evaluate("z => [getComputedStyle(z.querySelector('button'), '::after').content, "
+                              "getComputedStyle(z.querySelector('[data-testid=stFileUploaderDropzoneInstructions]'),"
+                              " '::after').content]")
+        assert after == [f'"{s["models.upload.button_browse"]}"', f'"{s["models.upload.drop"]}"'], after
+    finally:
+        context.close()
