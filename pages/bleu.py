@@ -8,7 +8,7 @@ import streamlit as st
 from pages.ui import figures, model_state
 from pages.ui.i18n import current_lang, t
 from pages.ui.sentence import beam_width, example_pairs, run_cached
-from pages.ui.widgets import latex, page_header, show_figure
+from pages.ui.widgets import escape_md, latex, page_header, show_figure
 from transformer_core.training.bleu import (MAX_ORDER, SMOOTH_METHODS, TOKENIZERS, lecture_score, metric,
                                             sentence_breakdown)
 from transformer_core.training.evaluate import bleu_tokenize
@@ -18,17 +18,17 @@ MAX_REFS = 4
 CLIP_HYP, CLIP_REF = "the the the the", "the cat"      # the clipping example of the BLEU paper, as in the tests
 
 
-def default_pair() -> tuple[str, str, str]:
+def default_pair() -> tuple[str, str, str, str | None]:
     """The example shown first: the active model's translation (beam) of the first example sentence it
     does not translate exactly as the reference (its examples.json, else the app's in its languages: a
     Korean -> English model translates Korean against English), against that reference, or else a fixed pair
-    in the interface language that differs.  -> (hyp, ref, tokenizer)"""
+    in the interface language that differs.  -> (hyp, ref, tokenizer, the source the model translated or None)"""
     ckpt = model_state.active(quiet=True)
     for example in (e for e in (example_pairs(ckpt) if ckpt else []) if str(e.get("ref", "")).strip()):
         run = run_cached("translation", model_state.active_key(), ckpt, example["src"], beam_width(ckpt))
         if run["text"].strip() != example["ref"].strip():      # a pair that differs: BLEU 100 teaches nothing
-            return run["text"], example["ref"], bleu_tokenize(ckpt.config.tgt_lang)
-    return t("bleu.default_hyp"), t("bleu.default_ref"), TOKENIZERS[0]
+            return run["text"], example["ref"], bleu_tokenize(ckpt.config.tgt_lang), example["src"]
+    return t("bleu.default_hyp"), t("bleu.default_ref"), TOKENIZERS[0], None
 
 
 def too_short(ref: str) -> str:
@@ -94,7 +94,7 @@ def main() -> None:
     st.caption(t("bleu.lecture_formula_caption"))
     latex(r"\text{BLEU}_{\text{lecture}} = \min\!\Big(1, \frac{c}{r}\Big)\Big(\prod_{i=1}^{4} precision_i\Big)^{1/4}")
 
-    hyp_default, ref_default, tok_default = default_pair()
+    hyp_default, ref_default, tok_default, src_default = default_pair()
     with st.container(horizontal=True):
         st.button(t("bleu.example.default"), on_click=set_pair, args=(hyp_default, ref_default), key="bleu_ex_default")
         st.button(t("bleu.example.clipping"), on_click=set_pair, args=(CLIP_HYP, CLIP_REF), key="bleu_ex_clip")
@@ -107,6 +107,11 @@ def main() -> None:
     hyp = c1.text_area(t("bleu.hyp"), max_chars=MAX_CHARS, height=100, key=f"bleu_hyp_{lang}", help=t("bleu.hyp_help"))
     refs_text = c2.text_area(t("bleu.refs"), max_chars=MAX_CHARS, height=100, key=f"bleu_refs_{lang}",
                              help=t("bleu.refs_help"))
+    if src_default is not None and hyp.strip() == hyp_default.strip():      # where the hypothesis came from
+        c1.caption(t("bleu.hyp.from_model", src=escape_md(src_default),
+                     model=escape_md(dict(model_state.model_choices()).get(model_state.active_key(), ""))))
+    else:
+        c1.caption(t("bleu.hyp.not_model"))
     o1, o2, o3 = st.columns(3)
     st.session_state.setdefault("bleu_tok", tok_default)
     tok = o1.selectbox(t("bleu.tokenizer"), TOKENIZERS, key="bleu_tok", help=t("bleu.tokenizer_help"),

@@ -181,3 +181,20 @@ def test_item13_what_the_app_draws_in_korean_has_no_english_left():
     assert not at.exception
     css = [h.proto.body for h in at.get("html") if "stFileUploaderDropzone" in h.proto.body]
     assert css and s["models.upload.button_browse"] in css[0] and s["models.upload.drop"] in css[0]
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_item8_the_bleu_hypothesis_says_whether_it_is_the_models_translation(app_checkpoints, lang):
+    from transformer_core.checkpoints.load import load_checkpoint
+
+    s = strings(lang)
+    example = load_checkpoint(app_checkpoints / "toy-en").examples[0]
+    at = open_app(lang, "pages/bleu.py")
+    assert not at.exception
+    box = at.text_area(key=f"bleu_hyp_{lang}")
+    assert "model" not in box.label.lower() and "모델" not in box.label
+    captions = [c.value for c in at.caption]
+    assert any(c.startswith(s["bleu.hyp.from_model"].split("{")[0]) and example["src"].split()[0] in c for c in captions)
+    at.button(key="bleu_ex_clip").click().run()                     # the paper's clipping pair: not the model's
+    assert s["bleu.hyp.not_model"] in [c.value for c in at.caption]
+    assert not any(c.startswith(s["bleu.hyp.from_model"].split("{")[0]) for c in [c.value for c in at.caption])
