@@ -198,3 +198,29 @@ def test_item8_the_bleu_hypothesis_says_whether_it_is_the_models_translation(app
     at.button(key="bleu_ex_clip").click().run()                     # the paper's clipping pair: not the model's
     assert s["bleu.hyp.not_model"] in [c.value for c in at.caption]
     assert not any(c.startswith(s["bleu.hyp.from_model"].split("{")[0]) for c in [c.value for c in at.caption])
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_item10_a_typed_beginning_leaves_no_old_choice_shown(lang):
+    """The German model's placeholder is German; with a typed beginning the token pills show no choice and are
+    off, the alternative's box is gone and a caption says why; emptying the box brings the choice back."""
+    from transformer_core.explainer.examples import beginning
+
+    s = strings(lang)
+    at = open_app(lang, "pages/decoding.py")
+    at.query_params["model"] = "ende"
+    at.run()
+    assert not at.exception
+    box = at.text_input(key="dec_whatif_text")
+    assert box.placeholder == s["decoding.whatif.typed_placeholder"].format(example=beginning("de"))
+    pills = lambda: next(w for w in at.get("button_group") if w.key == "dec_whatif_step")   # noqa: E731
+    pills().set_value(1).run()
+    assert pills().value == 1
+    at.text_input(key="dec_whatif_text").input("Ich habe").run()
+    assert not at.exception
+    assert pills().value is None and pills().disabled
+    assert not any(b.key.startswith("dec_whatif_alt_") for b in at.selectbox)
+    assert s["decoding.whatif.typed_in_use"] in [c.value for c in at.caption]
+    at.text_input(key="dec_whatif_text").input("").run()
+    assert pills().value == 1 and not pills().disabled
+    assert any(b.key == "dec_whatif_alt_1" for b in at.selectbox)

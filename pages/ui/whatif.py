@@ -25,15 +25,30 @@ def whatif_view(ckpt, text: str, keys: str) -> None:
     if not base["steps"]:
         return
     steps = base["steps"]
+    # A typed beginning, when there is one, is what the model continues: the token and the alternative above it
+    # then show no choice (the token's choice is kept, and comes back when the box is emptied).
+    step_key, typed_key = f"{keys}_whatif_step", f"{keys}_whatif_text"
+    typing = bool(str(st.session_state.get(typed_key) or "").strip())
+    if typing and st.session_state.get(step_key) is not None:
+        st.session_state[f"{step_key}_kept"] = st.session_state[step_key]
+        st.session_state[step_key] = None
+    elif not typing and st.session_state.get(step_key) is None and f"{step_key}_kept" in st.session_state:
+        st.session_state[step_key] = st.session_state.pop(f"{step_key}_kept")
     # the translation's tokens, each a button: click one to change the translation from there
-    step = st.pills(t("decoding.whatif.step"), range(len(steps)), key=f"{keys}_whatif_step", default=0,
+    step = st.pills(t("decoding.whatif.step"), range(len(steps)), key=step_key,
+                    default=None if step_key in st.session_state else 0, disabled=typing,
                     format_func=lambda i: theme.token_label(tok.id_to_piece(steps[i]["token"])))
     step = 0 if step is None else step
     options = steps[step]["topk_ids"]
-    alternative = st.selectbox(t("decoding.whatif.alternative", t=step + 1), options, index=min(1, len(options) - 1),
-                               key=f"{keys}_whatif_alt_{step}", format_func=lambda i: theme.token_label(tok.id_to_piece(i)))
+    if typing:
+        alternative = None
+        st.caption(t("decoding.whatif.typed_in_use"))
+    else:
+        alternative = st.selectbox(t("decoding.whatif.alternative", t=step + 1), options,
+                                   index=min(1, len(options) - 1), key=f"{keys}_whatif_alt_{step}",
+                                   format_func=lambda i: theme.token_label(tok.id_to_piece(i)))
     example = beginning(ckpt.config.tgt_lang)        # in the language the model writes
-    typed = st.text_input(t("decoding.whatif.typed"), key=f"{keys}_whatif_text", max_chars=200,
+    typed = st.text_input(t("decoding.whatif.typed"), key=typed_key, max_chars=200,
                           placeholder=t("decoding.whatif.typed_placeholder", example=example) if example else None)
     prefix = tuple(tok.encode_target(typed) if typed.strip() else [*base["ids"][:step], alternative])
     forced = session_run(runs.greedy_steps, key, ckpt, text, prefix)
