@@ -90,14 +90,19 @@ def walk_section(tr: explain.FullTrace, cfg) -> None:
 
 # ---------------------------------------------------------------- split and concat heads
 
-def rows_for(kind: str, tensor: str, src: list[str], tgt: list[str]) -> list[str]:
+def rows_for(kind: str, tensor: str, src: list[str], tgt: list[str], tgt_in: list[str] | None = None) -> list[str]:
+    """A tensor's row names: the source's tokens; a decoder position by the token it predicts (tgt), as on every
+    page, but the decoder's own keys and values by the tokens it reads (tgt_in), as the home page's columns."""
     if kind == "enc_self" or (kind == "cross" and tensor in ("k", "v")):
         return src
+    if kind == "dec_self" and tensor in ("k", "v") and tgt_in is not None:
+        return tgt_in
     return tgt
 
 
 @st.fragment
-def heads_section(tr: explain.FullTrace, src: list[str], tgt: list[str], n_heads: int, d_k: int) -> None:
+def heads_section(tr: explain.FullTrace, src: list[str], tgt: list[str], n_heads: int, d_k: int,
+                  tgt_in: list[str] | None = None) -> None:
     st.header(t("shapes.heads.title"))
     st.markdown(t("shapes.heads.explain"))
     kinds = explain.ATTENTION_KINDS
@@ -114,7 +119,9 @@ def heads_section(tr: explain.FullTrace, src: list[str], tgt: list[str], n_heads
     rec = tr.probe.records[explain.record_name(kind, layer)]
     split = rec[tensor][0].numpy()                                      # (h, T, d_k)
     whole = explain.concat_heads(rec[tensor])[0].numpy()                 # (T, d_model)
-    rows = rows_for(kind, tensor, src, tgt)
+    rows = rows_for(kind, tensor, src, tgt, tgt_in)
+    if kind != "enc_self":
+        st.caption(t("attn.rows_named"))
     h, T, dk = split.shape
     name = tensor.upper()
     latex(rf"{name} = X W^{name}:\ (B, {T}, {h * dk})"
@@ -165,6 +172,8 @@ def ffn_section(tr: explain.FullTrace, src: list[str], tgt: list[str], d_model: 
                                      format_func=lambda v: str(v + 1)) or 0
     hidden = tr.probe.records[f"{stack}.{layer}.ffn"]["hidden"][0]       # (T, d_ff)
     rows = src if stack == "encoder" else tgt
+    if stack == "decoder":
+        st.caption(t("attn.rows_named"))
     T, d_ff = hidden.shape
     latex(rf"(B, {T}, {d_model}) \;\xrightarrow{{W_1}}\; (B, {T}, {d_ff}) \;\xrightarrow{{\mathrm{{{act}}}}}\; "
           rf"(B, {T}, {d_ff}) \;\xrightarrow{{W_2}}\; (B, {T}, {d_model})")
@@ -209,6 +218,8 @@ def norm_section(tr: explain.FullTrace, model, src: list[str], tgt: list[str]) -
     norm = getattr((model.encoder if stack == "encoder" else model.decoder)[int(layer)], which).norm
     stats = explain.layer_norm_stats(rec["before"][0], rec["after"][0], norm)
     rows = src if stack == "encoder" else tgt
+    if stack == "decoder":
+        st.caption(t("attn.rows_named"))
     before, hat, after = t("shapes.norm.before"), t("shapes.norm.hat"), t("shapes.norm.after")
     fig = figures.position_stats_figure(rows, [
         {"title": t("shapes.norm.mean"), "series": [{"name": before, "y": stats["mean_before"]},
@@ -297,12 +308,12 @@ def main() -> None:
     key = model_state.active_key()
     tr = traced(key, ckpt, res)
     cfg = ckpt.config
-    src, tgt = (theme.token_labels(pieces) for pieces in (res["src_pieces"], res["tgt_pieces"]))
+    src, tgt_in, tgt = (theme.token_labels(res[f"{side}_pieces"]) for side in ("src", "tgt", "pred"))  # tgt: predicted
     st.caption(t("shapes.model", d_model=cfg.d_model, h=cfg.n_heads, d_k=cfg.d_k, d_ff=cfg.d_ff,
                  n_enc=cfg.n_encoder_layers, n_dec=cfg.n_decoder_layers, V=cfg.vocab_size))
     walk_section(tr, cfg)
     st.divider()
-    heads_section(tr, src, tgt, cfg.n_heads, cfg.d_k)
+    heads_section(tr, src, tgt, cfg.n_heads, cfg.d_k, tgt_in)
     st.divider()
     ffn_section(tr, src, tgt, cfg.d_model, cfg.activation)
     st.divider()

@@ -224,3 +224,22 @@ def test_item10_a_typed_beginning_leaves_no_old_choice_shown(lang):
     at.text_input(key="dec_whatif_text").input("").run()
     assert pills().value == 1 and not pills().disabled
     assert any(b.key == "dec_whatif_alt_1" for b in at.selectbox)
+
+
+def test_item5_the_shapes_page_names_decoder_rows_as_every_page_does():
+    """Shapes: the decoder's queries and positions are named by the token they predict, its keys by the tokens
+    it reads (the home page's columns), with the same caption."""
+    from apppages import chart_spec
+
+    s = strings("en")
+    at = open_app("en", "pages/shapes.py", sh_heads_kind="dec_self", sh_heads_tensor="q")
+    assert not at.exception
+    spec = chart_spec(at, "sh_heads_whole")
+    rows = [html.unescape(str(r)) for r in spec["layout"]["yaxis"].get("ticktext") or spec["data"][0]["y"]]
+    assert rows[-1] == "</s>" and "<s>" not in rows, rows
+    assert s["attn.rows_named"] in [c.value for c in at.caption]
+    at.session_state["sh_heads_tensor"] = "k"
+    at.run()
+    spec = chart_spec(at, "sh_heads_whole")
+    rows = [html.unescape(str(r)) for r in spec["layout"]["yaxis"].get("ticktext") or spec["data"][0]["y"]]
+    assert rows[0] == "<s>", rows
