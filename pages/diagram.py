@@ -178,10 +178,10 @@ def embed_panel(tr, block: dict, rows: list[str], ck) -> None:
     show_figure(fig, f"{stack}_embed_norms", pd.DataFrame(norms, index=rows), key="ar_embed_norms")
 
 
-def attention_panel(tr, block: dict, src: list[str], tgt: list[str]) -> None:
+def attention_panel(tr, block: dict, src: list[str], tgt: list[str], pred: list[str]) -> None:
     kind, layer = block["kind"], block["layer"]
     w = tr.probe.records[block["id"]]["weights"][0].float().numpy()           # (h, Tq, Tk)
-    q = src if kind == "self_attn" else tgt
+    q = src if kind == "self_attn" else pred                                  # rows: the token each predicts
     k = tgt if kind == "masked_attn" else src
     h = w.shape[0]
     per_row = max(1, min(h, PANEL_COLUMNS // (len(k) + 1)))               # the panel is narrow: large cells
@@ -202,9 +202,9 @@ def attention_panel(tr, block: dict, src: list[str], tgt: list[str]) -> None:
                 key="ar_attn_fig")
     if kind == "masked_attn":
         mask = tr.probe.records["masks"]["tgt_mask"][0, 0].numpy()               # (T, T)
-        fig = figures.mask_heatmap(mask, tgt, tgt, title=t("arch.attn.mask_fig", T=len(tgt)),
+        fig = figures.mask_heatmap(mask, tgt, pred, title=t("arch.attn.mask_fig", T=len(tgt)),
                                    x_title=t("arch.axis.key"), y_title=t("arch.axis.query"))
-        show_figure(fig, f"{block['id']}_mask", matrix_frame(mask.astype(int), tgt, tgt), key="ar_mask_fig")
+        show_figure(fig, f"{block['id']}_mask", matrix_frame(mask.astype(int), pred, tgt), key="ar_mask_fig")
 
 
 def add_norm_panel(tr, model, block: dict, rows: list[str], ck) -> None:
@@ -273,11 +273,14 @@ def panel(ckpt, tr, res: dict, block: dict | None, ck) -> None:
         st.button(t("arch.close"), key="ar_close", icon=":material/close:", type="tertiary", on_click=close_block)
     st.markdown(t(f"arch.explain.{kind}"))
     src, tgt = labels(res["src_pieces"]), labels(res["tgt_pieces"])
-    rows = src if block["stack"] == "encoder" else tgt
+    pred = labels(res["pred_pieces"])                    # a decoder position: the token it predicts, as on every page
+    rows = src if block["stack"] == "encoder" else tgt if kind == "embed" else pred
+    if block["stack"] != "encoder" and kind in ("masked_attn", "cross_attn", "add_norm", "ffn"):
+        st.caption(t("attn.rows_named"))
     if kind == "embed":
         embed_panel(tr, block, rows, ck)
     elif kind in HOME_KINDS:
-        attention_panel(tr, block, src, tgt)
+        attention_panel(tr, block, src, tgt, pred)
     elif kind == "add_norm":
         add_norm_panel(tr, ckpt.model, block, rows, ck)
     elif kind == "ffn":

@@ -243,3 +243,22 @@ def test_item5_the_shapes_page_names_decoder_rows_as_every_page_does():
     spec = chart_spec(at, "sh_heads_whole")
     rows = [html.unescape(str(r)) for r in spec["layout"]["yaxis"].get("ticktext") or spec["data"][0]["y"]]
     assert rows[0] == "<s>", rows
+
+
+def test_item5_the_architecture_page_names_decoder_rows_as_every_page_does():
+    from streamlit.testing.v1 import AppTest
+
+    from apppages import APP, chart_spec
+
+    at = AppTest.from_file(APP, default_timeout=180)
+    at.session_state["lang"] = "en"
+    at.session_state["active_model"] = "bundled:enko"
+    at.session_state["atlas_sentence"] = "I like apples."
+    at.query_params["block"] = "decoder.2.cross_attn"
+    at.run()
+    at.switch_page("pages/diagram.py").run()
+    assert not at.exception
+    spec = chart_spec(at, "ar_attn_fig")
+    rows = {html.unescape(str(r)).replace("\u2060", "") for r in spec["data"][0]["y"]}   # joiners keep repeats apart
+    assert "</s>" in rows and "<s>" not in rows, rows
+    assert strings("en")["attn.rows_named"] in [c.value for c in at.caption]
