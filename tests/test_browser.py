@@ -347,13 +347,22 @@ def active_model(served: Path) -> str:
     return bundled_names(served)[0]
 
 
-def choose_model(session: Session, name: str) -> None:
+def model_label(served: Path, name: str, lang: str) -> str:
+    """How the app names a bundled checkpoint (model_state.folder_label): by its config's languages."""
+    from transformer_core.model.config import ModelConfig, base_language
+
+    cfg = ModelConfig.load(served / name / "config.json")
+    return " → ".join(I18N[lang][f"srclang.{base_language(code)}"] for code in (cfg.src_lang, cfg.tgt_lang))
+
+
+def choose_model(session: Session, name: str, served: Path = BUNDLED_DIR) -> None:
     """Make a bundled checkpoint this session's model on the Models page, then back to the home page."""
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     page = session.page
     session.go("checkpoints", "models")
-    option = page.get_by_role("option", name=f"■ {name}", exact=True)
+    label = model_label(served, name, session.lang)
+    option = page.get_by_role("option", name=f"■ {label}", exact=True)
     for attempt in range(OPEN_TRIES):           # a late rerun can close the list just opened: open it again
         page.locator(".st-key-models_select input").click()
         try:
@@ -366,7 +375,7 @@ def choose_model(session: Session, name: str) -> None:
     option.click()
     page.wait_for_function("""([n]) => document.querySelector('[data-testid="stApp"]')
         .getAttribute('data-test-script-state') === 'notRunning'
-        && document.querySelector('.st-key-models_select input')?.value.endsWith(n)""", arg=[name], polling=100)
+        && document.querySelector('.st-key-models_select input')?.value.endsWith(n)""", arg=[label], polling=100)
     session.model = name
     session.go(*PAGES[0])
 
@@ -632,7 +641,7 @@ def test_a_fine_tuned_models_log_marks_where_each_run_began(sessions, served):
     try:
         for name in sorted(starts, key=lambda n: n != first):          # the session's own model first
             if name != en.model:
-                choose_model(en, name)
+                choose_model(en, name, served)
             en.go("train", "training")
             en.page.wait_for_function(f"() => {{ const l = ({LOG_LINES})(); return l && l.length === "
                                       f"{3 * len(starts[name])}; }}", polling=100)
@@ -643,7 +652,7 @@ def test_a_fine_tuned_models_log_marks_where_each_run_began(sessions, served):
                 shot("training_rounds.png", en.page, ".st-key-fig_log_ckpt")
     finally:
         if en.model != first:
-            choose_model(en, first)
+            choose_model(en, first, served)
     assert not exceptions(en.page), exceptions(en.page)
 
 

@@ -174,7 +174,8 @@ def test_our_tokenizers_korean_pieces_merge_into_words():
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p or "translate")
 def test_every_page_runs_on_a_korean_source_model(koen, page, lang):
     at = app(lang, page, masks_splitter="model")
-    assert at.sidebar.selectbox(key="sidebar_model").options == [NAME, ENGLISH]
+    named = [f"{strings(lang)['srclang.' + a]} → {strings(lang)['srclang.' + b]}" for a, b in (("ko", "en"), ("en", "de"))]
+    assert at.sidebar.selectbox(key="sidebar_model").options == named      # NAME, ENGLISH by their languages
     assert not notices(at, lang)
     if page in SENTENCE_PAGES:
         assert at.session_state["atlas_sentence"] == LECTURE                  # the page starts on it
@@ -221,7 +222,7 @@ def test_korean_input_gets_no_notice_and_english_input_does(koen, lang):
     shown = notices(app(lang, atlas_sentence="I like apples."), lang)
     reads = s["sentence.unreadable.reads"].format(language=s["srclang.ko"], script=s["script.HANGUL"])
     assert len(shown) == 1 and reads in shown[0] and s["script.LATIN"] in shown[0]
-    assert s["sentence.unreadable.try"].format(models=ENGLISH) in shown[0]     # the English model reads it
+    assert s["sentence.unreadable.try"].format(models=f"{s['srclang.en']} → {s['srclang.de']}") in shown[0]     # the English model reads it
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
@@ -231,7 +232,7 @@ def test_hangul_typed_into_the_english_model_still_gets_the_notice(koen, lang):
     shown = notices(at, lang)
     reads = s["sentence.unreadable.reads"].format(language=s["srclang.en"], script=s["script.LATIN"])
     assert len(shown) == 1 and reads in shown[0] and s["script.HANGUL"] in shown[0]
-    assert s["sentence.unreadable.try"].format(models=NAME) in shown[0]        # the Korean model reads it
+    assert s["sentence.unreadable.try"].format(models=f"{s['srclang.ko']} → {s['srclang.en']}") in shown[0]        # the Korean model reads it
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])

@@ -112,7 +112,7 @@ def test_a_full_disk_while_staging_is_a_clear_error_in_the_interface_language(la
     at.selectbox(key="models_select").set_value("bundled:toy-ko").run()
     upload(at, [("class-model.zip", zip_of(folder))])
     assert errors(at)[0].startswith(tr("models.err.disk_full", lang)), errors(at)
-    assert tr("models.err.kept", lang, label="toy\\-ko") in errors(at)[0]
+    assert tr("models.err.kept", lang, label=f'{tr("srclang.en", lang)} → {tr("srclang.ko", lang)}') in errors(at)[0]
     assert active(at) == "bundled:toy-ko"
     assert not list(tiny_disk.glob("atlas-session-*/atlas-upload-*"))       # nothing half-written is left
 

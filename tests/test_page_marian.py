@@ -26,6 +26,15 @@ pytest.importorskip("transformers")
 pytestmark = pytest.mark.usefixtures("one_thread")
 
 NAME = "opus-mt-tiny-en-de"
+
+
+def english_german(lang: str) -> str:
+    """How the sidebar names NAME: by its languages."""
+    from pages.ui.i18n import translate
+
+    return f"{translate(lang, 'srclang.en')} → {translate(lang, 'srclang.de')}"
+
+
 SPEC = (2, 2, 512, 8, "swish", True, True, True)      # opus-mt-en-de's width, heads, activation and ties
 BEAMS, ALPHA = 3, 0.8                                  # generation_config.json: not the paper's 4 and 0.6
 SENTENCE = "the cat sees the house."
@@ -73,7 +82,7 @@ def texts(at) -> str:
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p or "translate")
 def test_every_page_runs_on_a_marian_model(marian_app, page, lang, mode):
     at = app(lang, page, atlas_mode=mode, masks_splitter="model")
-    assert at.sidebar.selectbox(key="sidebar_model").options == [NAME]
+    assert at.sidebar.selectbox(key="sidebar_model").options == [english_german(lang)]          # NAME, by its languages
     if page in (None, "diagram", "decoding", "shapes"):
         assert "`<s>`" not in texts(at)                       # the decoder starts with <pad> here
 
@@ -209,7 +218,7 @@ def test_the_models_page_names_what_bart_and_t5_have_in_the_interface_language(o
         return s["models.ckpt.hf_unsupported"].format(model_type=model_type, what=what)
 
     at = app(lang, "models")
-    assert at.sidebar.selectbox(key="sidebar_model").options == [NAME]             # the T5 folder is left out
+    assert at.sidebar.selectbox(key="sidebar_model").options == [english_german(lang)]   # NAME; the T5 folder is left out
     assert any(named("t5") in w.value and "t5\\-tiny" in w.value for w in at.warning), [w.value for w in at.warning]
     assert upload(at, others / "bart-tiny", ("config.json", "model.safetensors", "vocab.json")).error[0].value \
         .startswith(named("bart"))

@@ -271,7 +271,7 @@ def test_the_page_comes_back_after_a_server_restart_with_the_model_and_language_
                 page.wait_for_function("""() => { const b = document.querySelector('.st-key-sidebar_model');
                     const app = document.querySelector('[data-testid="stApp"]');
                     const box = b && b.querySelector('input');
-                    return box && box.value === 'toy-ko' && app.getAttribute('data-test-script-state') === 'notRunning'
+                    return box && box.value === 'English → Korean' && app.getAttribute('data-test-script-state') === 'notRunning'
                            && !document.querySelector('[data-testid="stException"]'); }""", timeout=120_000)
                 assert page.inner_text(".st-key-sidebar_model").strip() == "Model"    # English, not 모델
                 assert page.locator("h1").first.inner_text().startswith("Models")
