@@ -1,7 +1,8 @@
 """What every page needs to pass an accessibility audit (axe-core, tests/test_browser_a11y.py) that
 Streamlit does not give: the document's language is the interface's (<html lang="ko"> or "en"; Streamlit
 writes "en" whatever the page says, and a screen reader then reads Korean with English rules), a region
-that scrolls sideways (a wide formula, a code block) can be reached with the keyboard (tabindex 0), and
+that scrolls sideways (a wide formula, a code block) can be reached with the keyboard (tabindex 0), a
+button whose words CSS draws (the uploader's, theme.uploader_css) is named by them (aria-label), and
 text that contrasts enough (WCAG AA, 4.5:1): captions and a chosen segmented button.
 
 install() draws it once per page run, in the sidebar (nothing visible).
@@ -26,6 +27,14 @@ const SCROLLERS = '.katex-display, pre, [data-testid="stCode"] pre';
 function scrollersFocusable() {
   for (const el of document.querySelectorAll(SCROLLERS)) {
     if (!el.hasAttribute('tabindex') && el.scrollWidth > el.clientWidth) el.setAttribute('tabindex', '0');
+  }
+  // a button whose words are drawn by CSS (theme.uploader_css's ::after) is named by them
+  for (const button of document.querySelectorAll('[data-testid="stFileUploaderDropzone"] button')) {
+    const drawn = getComputedStyle(button, '::after').content;
+    if (drawn && drawn !== 'none' && drawn !== 'normal') {
+      const name = drawn.replace(/^"|"$/g, '');
+      if (button.getAttribute('aria-label') !== name) button.setAttribute('aria-label', name);
+    }
   }
 }
 

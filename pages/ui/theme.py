@@ -48,8 +48,9 @@ PRESENT_CSS = f"""<style>
 
 
 def uploader_css(browse: str, drop: str) -> str:
-    """Streamlit's file uploader writes its button ("Upload") and its limits ("50MB per file • ZIP, JSON, ...")
-    in English only: both are drawn again in the interface's language (the page's caption gives the limits)."""
+    """Streamlit's file uploader writes its button ("Upload"), its limits ("50MB per file • ZIP, JSON, ...") and,
+    while a file is dragged over it, "Drag and drop files here" in English only: they are drawn again in the
+    interface's language (the page's caption gives the limits)."""
     def css_text(text: str) -> str:
         return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("<", "\\3c ").replace("\n", " ") + '"'
     return f"""<style>
@@ -57,6 +58,8 @@ def uploader_css(browse: str, drop: str) -> str:
 [data-testid="stFileUploaderDropzone"] button::after {{ content: {css_text(browse)}; }}
 [data-testid="stFileUploaderDropzoneInstructions"] > * {{ display: none; }}
 [data-testid="stFileUploaderDropzoneInstructions"]::after {{ content: {css_text(drop)}; font-size: 0.875rem; }}
+[data-testid="stFileUploaderDropzone"] > div:not([data-testid]):not(:has(button)) > * {{ display: none; }}
+[data-testid="stFileUploaderDropzone"] > div:not([data-testid]):not(:has(button))::after {{ content: {css_text(drop)}; }}
 </style>"""
 
 
@@ -92,6 +95,10 @@ def projector(fig):
     fig.update_yaxes(tickfont_size=PRESENT["tick"], title_font_size=PRESENT["font"])
     for annotation in layout.annotations or ():
         annotation.font.size = max(annotation.font.size or 0, PRESENT["font"])
+    for trace in fig.data:              # text in the cells (weights, −∞ of a mask) and beside points
+        if getattr(trace, "texttemplate", None) or (trace.type == "scatter" and "text" in (trace.mode or "")):
+            trace.textfont.size = max(trace.textfont.size or 0, PRESENT["font"])
+    fig.update_layout(legend_font_size=max(layout.legend.font.size or 0, PRESENT["font"]))
     if layout.height:
         fig.update_layout(height=int(layout.height * 1.25) + 30)
     fig.update_layout(margin_t=(layout.margin.t if layout.margin.t is not None else 40) + 30)   # larger titles
