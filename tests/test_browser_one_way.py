@@ -50,5 +50,16 @@ def test_item13_korean_where_streamlit_draws_it(browser, url):  # noqa: F811
                               "getComputedStyle(z.querySelector('[data-testid=stFileUploaderDropzoneInstructions]'),"
                               " '::after').content]")
         assert after == [f'"{s["models.upload.button_browse"]}"', f'"{s["models.upload.drop"]}"'], after
+        zone.evaluate("z => { const d = new DataTransfer(); d.items.add(new File(['x'], 'model.zip')); "
+                      "for (const type of ['dragenter', 'dragover']) z.dispatchEvent(new DragEvent(type, "
+                      "{bubbles: true, cancelable: true, dataTransfer: d})); }")   # a file dragged over it
+        page.wait_for_function("() => [...document.querySelector('[data-testid=stFileUploaderDropzone]').children]"
+                               ".some(c => c.tagName === 'DIV' && !c.dataset.testid && !c.querySelector('button'))",
+                               timeout=10_000)                        # Streamlit's "Drag and drop files here"
+        shown = zone.inner_text()
+        assert "Drag" not in shown and "drop" not in shown, shown
+        dragging = zone.evaluate("z => [...z.children].filter(c => c.tagName === 'DIV' && !c.dataset.testid && "
+                                 "!c.querySelector('button')).map(c => getComputedStyle(c, '::after').content)")
+        assert dragging == [f'"{s["models.upload.drop"]}"'], dragging
     finally:
         context.close()
