@@ -164,6 +164,7 @@ function focusable(Plotly, gd, spec) {
 function fitted(base, avail) {
   const size = {width: base.width || null, height: base.height || null};
   const fit = (base.meta || {}).fit;
+  if (fit) size['xaxis.tickangle'] = base.tickangle;            // upright again in a wider column
   if (!base.width || !avail || base.width <= avail) return size;
   size.width = Math.floor(avail);
   if (fit) {
@@ -202,11 +203,14 @@ export default function (component) {
   const spec = JSON.parse(data.spec);
   const page = getComputedStyle(parentElement);
   const layout = themed(spec.layout || {}, page);
-  gd.__atlasBase = {width: layout.width, height: layout.height, meta: layout.meta};
+  gd.__atlasBase = {width: layout.width, height: layout.height, meta: layout.meta,
+                    tickangle: (layout.xaxis || {}).tickangle ?? 'auto'};
   const size = fitted(gd.__atlasBase, parentElement.clientWidth);
   layout.width = size.width || undefined;
   layout.height = size.height || undefined;
-  if (size['xaxis.tickangle'] !== undefined) layout.xaxis = Object.assign({}, layout.xaxis, {tickangle: -90});
+  if (size['xaxis.tickangle'] !== undefined) {
+    layout.xaxis = Object.assign({}, layout.xaxis, {tickangle: size['xaxis.tickangle']});
+  }
   gd.__atlasSize = {width: layout.width || null, height: layout.height || null};
   fitToColumn(gd, parentElement);
   loadPlotly(data.src).then(Plotly => {
