@@ -11,26 +11,14 @@ import streamlit as st
 from pages.ui import figures, model_state, theme
 from pages.ui.export import matrix_frame
 from pages.ui.i18n import t
-from pages.ui.sentence import full_trace, kind_label, sentence_run
+from pages.ui.sentence import kind_label, sentence_run, traced
 from pages.ui.widgets import latex, page_header, show_figure
 from transformer_core.explainer import explain
 
-TRACE_KEY, TRACE_CACHE_SIZE = "atlas_full_traces", 1   # ~3 MB each, per session: the current sentence
 ACTIVATION = {"relu": ("ReLU", r"\max(0,\ xW_1 + b_1)"), "gelu": ("GELU", r"\mathrm{GELU}(xW_1 + b_1)"),
               "swish": ("swish", r"\mathrm{swish}(xW_1 + b_1)")}     # ModelConfig.activation -> (name, FFN's inner part)
 SYMBOL_TEX = {"d_model": r"d_{model}", "d_k": r"d_k", "d_v": r"d_v", "d_ff": r"d_{ff}", "h·d_v": r"h \cdot d_v"}
 D_CHOICES = (64, 128, 256, 512, 1024, 2048, 4096)
-
-
-def traced(key: str, ckpt, res: dict) -> explain.FullTrace:
-    """The full trace of (source, [BOS] + output), kept for the last sentences of this session."""
-    cache: dict = st.session_state.setdefault(TRACE_KEY, {})
-    ck = (key, tuple(res["src_ids"]), tuple(res["out_ids"]))
-    if ck not in cache:
-        while len(cache) >= TRACE_CACHE_SIZE:
-            cache.pop(next(iter(cache)))
-        cache[ck] = full_trace(ckpt, res["src_ids"], res["out_ids"])
-    return cache[ck]
 
 
 def shape_text(symbols) -> str:

@@ -260,7 +260,7 @@ def full_trace(ckpt: Checkpoint, src_ids: list[int], out_ids: list[int]) -> expl
 
 def traced(key: str, ckpt: Checkpoint, res: dict) -> explain.FullTrace:
     """The full trace of (source, [BOS] + output) of a run on the model `key`, kept for this session's last
-    TRACE_CACHE_SIZE of them (the shapes page keeps its own under the same key: the two pages share one)."""
+    TRACE_CACHE_SIZE of them (the shapes and Architecture pages share it)."""
     cache: dict = st.session_state.setdefault(TRACE_KEY, {})
     ck = (key, tuple(res["src_ids"]), tuple(res["out_ids"]))
     if ck not in cache:
