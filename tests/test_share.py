@@ -46,8 +46,9 @@ def test_timed_counts_the_threads_cpu_not_the_wall_clock():
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
 def test_the_page_says_how_long_to_wait_once_the_share_is_used(lang, app_checkpoints):
-    from pages.ui import model_state
+    from pages.ui import model_state, sentence
 
+    sentence._bundled_run.clear()                             # a run cached by an earlier test costs nothing
     model_state.SHARE.charge("test session id", 1000.0)      # AppTest's session id: far past its share
     try:
         at = AppTest.from_file(str(Path(__file__).resolve().parents[1] / "app.py"), default_timeout=60)
