@@ -14,8 +14,7 @@ from pages.ui.export import matrix_frame
 from pages.ui.i18n import t
 from pages.ui.sentence import layer_head_label, search_note, sentence_run, session_run, start_label
 from pages.ui.whatif import whatif_view
-from pages.ui.widgets import escape_md, latex, page_header, presenting, show_figure
-from transformer_core.serving import runs
+from pages.ui.widgets import escape_md, latex, model_fragment, page_header, presenting, show_figure
 
 STACK_OVER = 6        # source tokens beyond which the top-k and attention charts stack, each at full width
 LENGTH_PENALTY = {"gnmt": r"lp(Y) = \left(\frac{5 + |Y|}{6}\right)^{\alpha}",   # decoding.length_penalty's kinds
@@ -133,7 +132,7 @@ def step_view(res: dict, beam: int, n_heads: int, eos_piece: str) -> None:
 
 # ---------------------------------------------------------------- what if, and sampling
 
-@st.fragment
+@model_fragment
 def whatif_section(ckpt, text: str) -> None:
     """What if (pages/ui/whatif.py), rerun on its own when a token is clicked or a beginning typed."""
     whatif_view(ckpt, text, "dec")
@@ -144,7 +143,7 @@ def _next_seeds(seed: int) -> None:
     st.session_state["dec_seed"] = min(seed + 5, 10 ** 6)
 
 
-@st.fragment
+@model_fragment
 def sampling_view(ckpt, text: str) -> None:
     """Sampling instead of the most likely token: temperature, top-k and top-p filter the next-token
     distribution (drawn after each filter in turn at the first step), and five draws from a seed."""
@@ -157,7 +156,7 @@ def sampling_view(ckpt, text: str) -> None:
     seed = c4.number_input(t("decoding.sample.seed"), 0, 10 ** 6, 0, key="dec_seed")
     st.button(t("decoding.sample.again"), key="dec_sample_again", icon=":material/casino:", on_click=_next_seeds,
               args=(int(seed),))
-    drawn = session_run(runs.samples, model_state.active_key(), ckpt, text, float(temperature), int(top_k),
+    drawn = session_run("samples", model_state.active_key(), ckpt, text, float(temperature), int(top_k),
                         float(top_p), int(seed))
     fig = figures.bar_figure(theme.token_labels(ckpt.tokenizer.pieces(drawn["top_ids"])),
                              {t(f"decoding.sample.stage.{name}"): probs for name, probs in drawn["stages"].items()},

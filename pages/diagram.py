@@ -16,11 +16,11 @@ import streamlit as st
 from pages.ui import figures, model_state, theme
 from pages.ui.export import matrix_frame
 from pages.ui.i18n import t
-from pages.ui.sentence import POOL, charged, kind_label, run_cached, sentence_run, traced
+from pages.ui.sentence import kind_label, model_run, run_cached, sentence_run, traced
 from pages.ui.svg_diagram import clickable_svg
-from pages.ui.widgets import busy_notice, escape_md, page_header, presenting, show_figure
+from pages.ui.widgets import escape_md, model_fragment, page_header, presenting, show_figure
 from transformer_core.explainer import architecture, explain
-from transformer_core.serving import cost, runs
+
 
 BLOCK_PARAM = "block"                 # ?block=decoder.1.cross_attn opens that block
 FULL_SUBLAYERS = 30                   # 3 + 3 layers (4 + 6 sublayers each) drawn in full; more: layers collapsed
@@ -78,11 +78,6 @@ def memo(store: str, ck, name, compute):
     return entry[name]
 
 
-def _steps_of(model, src_ids, out_ids):
-    runs.one_thread()
-    return architecture.steps_of(model, src_ids, out_ids)
-
-
 def greedy_steps(key: str, ckpt, text: str, beam: int, res: dict, tr: explain.FullTrace) -> list[dict]:
     """Greedy decoding step by step (architecture.decoding_steps): from the page's trace when its output is
     greedy's, else from one more traced pass over greedy's output (cost-checked), of which only the steps stay."""
@@ -91,11 +86,7 @@ def greedy_steps(key: str, ckpt, text: str, beam: int, res: dict, tr: explain.Fu
         return memo(STEPS_KEY, ck, "steps", lambda: architecture.decoding_steps(ckpt.model, tr))
     greedy = run_cached("translation", key, ckpt, text, 1)
     ck = (key, tuple(greedy["src_ids"]), tuple(greedy["out_ids"]))
-
-    def compute():
-        cost.check_trace(ckpt.config, len(greedy["src_ids"]), len(greedy["out_ids"]) + 1)
-        return charged(POOL, _steps_of, ckpt.model, greedy["src_ids"], greedy["out_ids"])
-    return memo(STEPS_KEY, ck, "steps", compute)
+    return memo(STEPS_KEY, ck, "steps", lambda: model_run("decoding_steps", key, ckpt, *ck[1:]))
 
 
 # ---------------------------------------------------------------- the diagram
@@ -303,13 +294,8 @@ def step_panel(steps: list[dict], n: int, tokenizer) -> None:
     st.caption(t("arch.step.chosen", token=escape_md(theme.token_label(tokenizer.id_to_piece(step["chosen"])))))
 
 
-@st.fragment
+@model_fragment
 def diagram_section(key: str, ckpt, text: str, beam: int, res: dict, tr) -> None:
-    with busy_notice():              # a fragment's own reruns run without app.py's
-        diagram_body(key, ckpt, text, beam, res, tr)
-
-
-def diagram_body(key: str, ckpt, text: str, beam: int, res: dict, tr) -> None:
     cfg = ckpt.config
     index = architecture.block_index(cfg)
     block = index.get(st.query_params.get(BLOCK_PARAM) or "")

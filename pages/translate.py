@@ -18,11 +18,11 @@ from pages.ui.export import matrix_frame
 from pages.ui.i18n import current_lang, language_name, strings, t
 from pages.ui.sentence import kind_label, layer_head_label, run_cached, sentence_run, session_run
 from pages.ui.whatif import whatif_view
-from pages.ui.widgets import busy_notice, download_buttons, escape_md, latex, page_header, presenting, show_figure
+from pages.ui.widgets import download_buttons, escape_md, latex, model_fragment, page_header, presenting, show_figure
 from transformer_core.explainer import alignment, attribution, confidence, explain, input_check
 from transformer_core.explainer.examples import LECTURE
 from transformer_core.model.config import base_language
-from transformer_core.serving import cost, runs
+from transformer_core.serving import cost
 from transformer_core.checkpoints import seen
 
 KINDS = explain.ATTENTION_KINDS
@@ -70,7 +70,7 @@ def lesson(res: dict) -> None:
         latex(r"\underbrace{(B, 1, 1, S)}_{\texttt{src\_mask}} \qquad \underbrace{(B, 1, T, T)}_{\texttt{trg\_mask}}")
 
 
-@st.fragment
+@model_fragment
 def attention_view(res: dict, langs: tuple[str, str], n_layers: int, n_heads: int) -> None:
     """The attention types and the alignment as tabs; only the open tab is computed and drawn."""
     gold_rerun()
@@ -316,7 +316,7 @@ def attribution_view(res: dict) -> None:
         st.info(t("translate.attr.cheaper", method=t(f"translate.attr.{method}"), n=len(res["src_ids"]),
                   instead=t(f"translate.attr.{plan[0]}"), steps=plan[1]), icon=":material/timer:")
     method = plan[0]
-    run = session_run(runs.attribution_run, model_state.active_key(), ckpt, tuple(res["src_ids"]),
+    run = session_run("attribution", model_state.active_key(), ckpt, tuple(res["src_ids"]),
                       tuple(res["out_ids"]), *plan)
     scores = run["scores"]                                                      # (T, S)
     fig = figures.attention_heatmap(run["shares"], res["pred_pieces"], res["src_pieces"],
@@ -388,7 +388,7 @@ def head_option_label(option: tuple[str, int, int]) -> str:
     return t("translate.off.option", kind=t(f"attn.kind_short.{kind}"), head=layer_head_label(layer, head))
 
 
-@st.fragment
+@model_fragment
 def heads_off_view(model_key: str, ckpt, text: str, beam: int, original: dict) -> None:
     st.subheader(t("translate.off.title"))
     st.markdown(t("translate.off.explain"))
@@ -404,8 +404,7 @@ def heads_off_view(model_key: str, ckpt, text: str, beam: int, original: dict) -
     if not chosen:
         st.caption(t("translate.off.none"))
         return
-    with busy_notice():         # a fragment's own rerun is not inside app.py's page run
-        compare_heads_off(original, run_cached("translation", model_key, ckpt, text, beam, tuple(chosen)), len(chosen))
+    compare_heads_off(original, run_cached("translation", model_key, ckpt, text, beam, tuple(chosen)), len(chosen))
 
 
 def compare_heads_off(original: dict, off: dict, n_off: int) -> None:

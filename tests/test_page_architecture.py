@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from pages.ui import figures
+from pages.ui import figures, sentence
 from pages.ui.i18n import strings
 from pages.ui.theme import token_label
 from transformer_core.checkpoints.load import load_checkpoint
@@ -346,6 +346,7 @@ def test_a_refused_greedy_trace_is_said_on_the_page_not_raised(enko, monkeypatch
         raise cost.RunTooLarge(12.0, 400.0, 6, 3)
 
     monkeypatch.setattr(architecture, "steps_of", refuse)
+    monkeypatch.setattr(sentence, "PROCESSES", None)          # the run on a thread here, where refuse() is
     at = app("ko", ar_decode=True, atlas_mode="beam", sentence="I like pears.")
     s = strings("ko")
     assert any(s["app.run_too_large"].split("{")[0] in w.value for w in at.warning), [w.value for w in at.warning]

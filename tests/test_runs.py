@@ -44,3 +44,41 @@ def test_a_changed_folder_is_loaded_again(toy_checkpoints, toy_spm, tmp_path):
     after = runs.run_folder("translation", str(folder), TEXT, 1, ())
     assert same(after, runs.translation(load_checkpoint(folder), TEXT, 1, ()))
     assert not same(after, before)
+
+
+def test_every_other_run_kind_gives_the_same_in_a_worker_process(toy_checkpoints):
+    folder = str(toy_checkpoints / "toy-en")
+    ckpt = load_checkpoint(folder)
+    tr = runs.translation(ckpt, TEXT, 1, ())
+    src, out = tuple(tr["src_ids"]), tuple(tr["out_ids"])
+    calls = {"greedy_steps": (TEXT, ()), "samples": (TEXT, 1.0, 5, 0.9, 3),
+             "attribution": (src, out, "saliency"), "trace": (src, out), "decoding_steps": (src, out)}
+    assert set(calls) | {"translation", "steps"} == set(runs.RUNS)
+    pool = WorkPool(workers=1, queue=0, timeout_s=120, processes=True)
+    for kind, args in calls.items():
+        there, here = pool.run(runs.run_folder, kind, folder, *args), runs.RUNS[kind](ckpt, *args)
+        if kind == "trace":
+            assert torch.equal(there.logits, here.logits) and there.probe.records.keys() == here.probe.records.keys()
+        elif kind == "attribution":
+            assert np.allclose(there["scores"], here["scores"]) and there["scores"].shape == (len(out) + 1, len(src))
+        elif kind == "decoding_steps":
+            assert [s["chosen"] for s in there] == [s["chosen"] for s in here] == [*out, ckpt.config.eos_id]
+        else:
+            assert there["texts" if kind == "samples" else "ids"] == here["texts" if kind == "samples" else "ids"]
+
+
+def test_a_background_worker_keeps_its_models_and_runs_below_the_class(toy_checkpoints, tmp_path):
+    """A BACKGROUND process (pages/ui/sentence.py) starts with runs.worker(keep, 10); here keep is 1."""
+    import os
+
+    pool = WorkPool(workers=1, queue=0, timeout_s=120, processes=True, initializer=runs.worker, initargs=(1, 10))
+    assert pool.run(os.nice, 0) == os.nice(0) + 10
+    second = tmp_path / "second"
+    shutil.copytree(toy_checkpoints / "toy-en", second)
+    for folder in (toy_checkpoints / "toy-en", second, second):
+        pool.run(runs.run_folder, "translation", str(folder), TEXT, 1, ())
+    assert pool.run(_loaded_folders) == [str(second)]
+
+
+def _loaded_folders() -> list[str]:
+    return [folder for folder, _ in runs._LOADED]

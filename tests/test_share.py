@@ -59,3 +59,29 @@ def test_the_page_says_how_long_to_wait_once_the_share_is_used(lang, app_checkpo
         assert any(w.value.startswith(want) for w in at.warning), [w.value for w in at.warning]
     finally:
         model_state.SHARE.forget("test session id")
+
+
+def _fragment_over_share():
+    import streamlit as st
+
+    from pages.ui.widgets import model_fragment
+    from transformer_core.serving.share import OverShare
+
+    @model_fragment
+    def part():
+        st.write("before")
+        raise OverShare(7.0)
+
+    part()
+    st.write("after")
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_a_model_fragment_says_how_long_to_wait_on_its_own(lang):
+    """A fragment's own rerun (a tab of the home page) runs without app.py's busy_notice: model_fragment's."""
+    at = AppTest.from_function(_fragment_over_share, default_timeout=30)
+    at.query_params["lang"] = lang
+    at.run()
+    assert not at.exception
+    assert [w.value for w in at.warning] == [strings(lang)["app.over_share"].format(wait="7")]
+    assert [m.value for m in at.markdown][-1] == "after"

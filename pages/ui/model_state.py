@@ -64,10 +64,6 @@ def _folder_paths() -> dict[str, Path]:
     return paths
 
 
-def _folders() -> list[str]:
-    return list(_folder_paths())
-
-
 def folder_path(name: str) -> Path:
     """Where the listed model `name` lies (checkpoints/ or the prepared models' folder)."""
     return _folder_paths().get(name) or CHECKPOINTS_DIR / name
@@ -76,9 +72,9 @@ def folder_path(name: str) -> Path:
 _BROKEN: dict[tuple[str, float], CheckpointError] = {}      # (folder, its mtime) -> why it does not load
 
 
-def _load_error(name: str) -> CheckpointError | None:
-    """None when checkpoints/<name> loads, else why not (remembered until the folder changes)."""
-    stamp = (name, folder_path(name).stat().st_mtime)
+def _load_error(name: str, folder: Path) -> CheckpointError | None:
+    """None when the listed folder `name` loads, else why not (remembered until the folder changes)."""
+    stamp = (name, folder.stat().st_mtime)
     if stamp not in _BROKEN:
         try:
             load_bundled(name)
@@ -90,12 +86,12 @@ def _load_error(name: str) -> CheckpointError | None:
 
 def bundled_names() -> list[str]:
     """The bundled checkpoints that load, in name order: a corrupt or half-written folder is left out."""
-    return [name for name in _folders() if _load_error(name) is None]
+    return [name for name, folder in _folder_paths().items() if _load_error(name, folder) is None]
 
 
 def broken_bundled() -> dict[str, CheckpointError]:
     """The folders of checkpoints/ that do not load -> why (the Models page lists them)."""
-    return {name: error for name in _folders() if (error := _load_error(name)) is not None}
+    return {name: error for name, folder in _folder_paths().items() if (error := _load_error(name, folder)) is not None}
 
 
 @st.cache_resource(show_spinner=False, max_entries=8)

@@ -9,14 +9,22 @@
                                      st.cache_data for bundled models (keyed by name), a small dict
                                      in st.session_state for this session's own models
 
-A model run that is not cached (transformer_core/serving/runs.py) runs on a pool (transformer_core/serving/workpool.py):
-a bundled model's on PROCESSES, worker processes that each load the bundled folders once
-(ATLAS_COMPUTE_PROCESSES, default the cores less one, leaving one to the server), so that the model's
-many small torch calls never wait on Streamlit's thread for the GIL; a session's own model (and a full
-trace) on POOL, threads of the server (ATLAS_COMPUTE_WORKERS, default the cores).  Each has
-ATLAS_COMPUTE_QUEUE places waiting (default 16 per worker) and ATLAS_COMPUTE_TIMEOUT_S (default 30): one
-session's long input holds one worker, and past the queue or the time limit the run raises
-workpool.Busy, which app.py shows as "the server is busy" instead of waiting on.
+A model run that is not cached (transformer_core/serving/runs.py) runs in a worker process
+(transformer_core/serving/workpool.py; model_run picks it), never on the server's own threads, so that its
+many small torch calls never wait on Streamlit's thread for the interpreter lock, and a page's Python never
+waits on them:
+  PROCESSES   the bundled models' quick runs (a translation, its steps, what-if, a trace: tens of ms;
+              ATLAS_COMPUTE_PROCESSES, default the cores less one, leaving one to the server)
+  BACKGROUND  the long ones (LONG: attribution, sampling) and every run of a session's own model (uploads,
+              Hub pulls, loaded from the folder the session keeps while the model is held);
+              ATLAS_BACKGROUND_PROCESSES, default 1, at a lower priority (nice 10), keeping
+              BACKGROUND_KEEP models loaded: a translation never waits behind integrated gradients, and a
+              crafted model's long runs take a core only when the class's runs leave it idle
+  POOL        threads of the server (ATLAS_COMPUTE_WORKERS, default the cores): where processes cannot be
+              made (one core, no /dev/shm) or a model has no folder
+Each loads a model once from its folder.  Each has ATLAS_COMPUTE_QUEUE places waiting (default 16 per worker)
+and ATLAS_COMPUTE_TIMEOUT_S (default 30): one session's long input holds one worker, and past the queue or
+the time limit the run raises workpool.Busy, which app.py shows as "the server is busy" instead of waiting on.
 
 The sentence and the decoding mode are shared by the three pages (kept under SHARED_KEYS), so a
 sentence typed on one page is the sentence of the next.
@@ -27,13 +35,12 @@ import streamlit as st
 
 from transformer_core.explainer import examples as default_examples
 from transformer_core.explainer import explain, input_check
-from transformer_core.serving import cost, runs
+from transformer_core.serving import cost, runs, share
 from transformer_core.checkpoints.files import Checkpoint
 from transformer_core.model.tokenizer import wrap_source
 from transformer_core.explainer.translate import source_ids, split_sentences
 from transformer_core.serving.registry import python_bytes
-from transformer_core.serving import share
-from transformer_core.serving.workpool import WorkPool
+from transformer_core.serving.workpool import Busy, WorkPool, cores
 
 from . import model_state
 from .i18n import language_name, t
@@ -48,8 +55,11 @@ MAX_EXAMPLES = 6
 SHARED_TEXT, SHARED_MODE = "atlas_sentence", "atlas_mode"
 SESSION_CACHE, SESSION_CACHE_BYTES = "atlas_runs", 48 * 2**20   # a session's own runs, bounded by what they hold
 TRACE_KEY, TRACE_CACHE_SIZE = "atlas_full_traces", 1   # full traces: ~3 MB each on the bundled models
-POOL = WorkPool.from_env()                        # threads: this session's own models, full traces
+POOL = WorkPool.from_env()                        # threads: where a model cannot run in a process
 PROCESSES = WorkPool.processes_from_env()         # worker processes for the bundled models (None: one core)
+LONG, BACKGROUND_KEEP = ("attribution", "samples"), 3
+BACKGROUND = WorkPool.processes_from_env(variable="ATLAS_BACKGROUND_PROCESSES", default=min(1, cores() - 1),
+                                         initializer=runs.worker, initargs=(BACKGROUND_KEEP, 10))
 
 
 def example_pairs(ckpt: Checkpoint) -> list[dict]:
@@ -226,22 +236,34 @@ def _bundled_run(kind: str, name: str, text: str, beam: int, heads_off: tuple) -
     return charged(POOL, runs.RUNS[kind], model_state.load_bundled(name), text, beam, heads_off)
 
 
+def model_run(kind: str, key: str, ckpt: Checkpoint, *args):
+    """runs.RUNS[kind](ckpt, *args), charged to this session: in a worker process that loads the model from
+    its folder (a bundled model's quick runs on PROCESSES, the rest on BACKGROUND), else on a thread (POOL)."""
+    pool = PROCESSES if key.startswith(model_state.BUNDLED) and kind not in LONG else BACKGROUND
+    if pool is not None and ckpt.path.is_dir():
+        try:
+            return charged(pool, runs.run_folder, kind, str(ckpt.path), *args)
+        except FileNotFoundError:          # the model was removed (its folder with it) while the run waited
+            raise Busy("model_gone") from None
+    return charged(POOL, runs.RUNS[kind], ckpt, *args)
+
+
 def run_cached(kind: str, key: str, ckpt: Checkpoint, text: str, beam: int, heads_off: tuple = ()) -> dict:
     """runs.RUNS[kind] on the active model, cached per (model key, sentence, beam, heads off)."""
     heads_off = tuple(sorted(tuple(h) for h in heads_off))
     if key.startswith(model_state.BUNDLED):
         return _bundled_run(kind, key.removeprefix(model_state.BUNDLED), text, beam, heads_off)
-    return session_run(runs.RUNS[kind], key, ckpt, text, beam, heads_off)
+    return session_run(kind, key, ckpt, text, beam, heads_off)
 
 
-def session_run(run, key: str, ckpt: Checkpoint, *args):
-    """run(ckpt, *args) on the compute pool, kept in this session's cache per (run, model key, args): a rerun
-    of the page, a slider elsewhere, computes nothing again.  The cache keeps the newest runs that together
-    hold at most SESSION_CACHE_BYTES (registry.python_bytes: their arrays and lists), the newest always."""
+def session_run(kind: str, key: str, ckpt: Checkpoint, *args):
+    """runs.RUNS[kind](ckpt, *args) (model_run), kept in this session's cache per (kind, model key, args): a
+    rerun of the page, a slider elsewhere, computes nothing again.  The cache keeps the newest runs that
+    together hold at most SESSION_CACHE_BYTES (registry.python_bytes: their arrays and lists), the newest always."""
     cache: dict = st.session_state.setdefault(SESSION_CACHE, {})
-    ck = (run.__name__, key, *args)
+    ck = (kind, key, *args)
     if ck not in cache:
-        result = charged(POOL, run, ckpt, *args)
+        result = model_run(kind, key, ckpt, *args)
         held = {k: size for k, (_, size) in cache.items()}
         size = python_bytes(result)
         while held and sum(held.values()) + size > SESSION_CACHE_BYTES:
@@ -251,28 +273,18 @@ def session_run(run, key: str, ckpt: Checkpoint, *args):
     return cache[ck][0]
 
 
-def full_trace(ckpt: Checkpoint, src_ids: list[int], out_ids: list[int]) -> explain.FullTrace:
-    """A full trace (not cached: it holds every intermediate tensor; it takes one forward pass), once its cost
-    is within the bounds (cost.check_trace; else cost.RunTooLarge, which the page shows)."""
-    cost.check_trace(ckpt.config, len(src_ids), len(out_ids) + 1)
-    return charged(POOL, _full_trace, ckpt.model, src_ids, out_ids)
-
-
 def traced(key: str, ckpt: Checkpoint, res: dict) -> explain.FullTrace:
-    """The full trace of (source, [BOS] + output) of a run on the model `key`, kept for this session's last
-    TRACE_CACHE_SIZE of them (the shapes and Architecture pages share it)."""
+    """The full trace of (source, [BOS] + output) of a run on the model `key` (runs.trace: not cached with the
+    runs, it holds every intermediate tensor), kept for this session's last TRACE_CACHE_SIZE of them (the
+    shapes and Architecture pages share it)."""
     cache: dict = st.session_state.setdefault(TRACE_KEY, {})
     ck = (key, tuple(res["src_ids"]), tuple(res["out_ids"]))
     if ck not in cache:
+        cost.check_trace(ckpt.config, len(res["src_ids"]), len(res["out_ids"]) + 1)   # refused here, before a worker
         while len(cache) >= TRACE_CACHE_SIZE:
             cache.pop(next(iter(cache)))
-        cache[ck] = full_trace(ckpt, res["src_ids"], res["out_ids"])
+        cache[ck] = model_run("trace", key, ckpt, *ck[1:])
     return cache[ck]
-
-
-def _full_trace(model, src_ids: list[int], out_ids: list[int]) -> explain.FullTrace:
-    runs.one_thread()
-    return explain.full_trace(model, src_ids, out_ids)
 
 
 def layer_head_label(layer: int, head: int | None = None) -> str:

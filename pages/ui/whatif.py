@@ -11,7 +11,6 @@ from pages.ui.i18n import t
 from pages.ui.sentence import session_run
 from pages.ui.widgets import escape_md, show_figure
 from transformer_core.explainer.examples import beginning
-from transformer_core.serving import runs
 
 
 def whatif_view(ckpt, text: str, keys: str) -> None:
@@ -21,7 +20,7 @@ def whatif_view(ckpt, text: str, keys: str) -> None:
     st.subheader(t("decoding.whatif.title"))
     st.markdown(t("decoding.whatif.explain"))
     tok, key = ckpt.tokenizer, model_state.active_key()
-    base = session_run(runs.greedy_steps, key, ckpt, text, ())
+    base = session_run("greedy_steps", key, ckpt, text, ())
     if not base["steps"]:
         return
     steps = base["steps"]
@@ -51,7 +50,7 @@ def whatif_view(ckpt, text: str, keys: str) -> None:
     typed = st.text_input(t("decoding.whatif.typed"), key=typed_key, max_chars=200,
                           placeholder=t("decoding.whatif.typed_placeholder", example=example) if example else None)
     prefix = tuple(tok.encode_target(typed) if typed.strip() else [*base["ids"][:step], alternative])
-    forced = session_run(runs.greedy_steps, key, ckpt, text, prefix)
+    forced = session_run("greedy_steps", key, ckpt, text, prefix)
     changed = next((i for i, (a, b) in enumerate(zip(base["ids"] + [-1], forced["ids"] + [-2])) if a != b),
                    len(prefix))
     c1, c2 = st.columns(2)

@@ -10,6 +10,7 @@
 """
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Sequence
 from contextlib import contextmanager
@@ -161,3 +162,13 @@ def busy_notice():
         what = t("app.run_shorten", fits=err.fits, tokens=err.tokens) if err.fits else t("app.run_model_too_large")
         st.warning(t("app.run_too_large", seconds=f"{err.seconds:.0f}", mb=f"{err.mb:.0f}", max_s=f"{MAX_SECONDS:.0f}",
                      max_mb=MAX_BYTES // MB, what=what), icon=":material/block:")
+
+
+def model_fragment(fn: Callable) -> Callable:
+    """st.fragment for a part of a page that runs the model: its own reruns (a tab, a slider) run without
+    app.py's page run, so a refused run is shown here as busy_notice shows it there."""
+    @functools.wraps(fn)
+    def guarded(*args, **kwargs):
+        with busy_notice():
+            return fn(*args, **kwargs)
+    return st.fragment(guarded)

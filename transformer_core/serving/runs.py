@@ -8,24 +8,28 @@
     greedy_steps(ckpt, text, prefix)           greedy decoding from a forced beginning (what if), step by step
     samples(ckpt, text, T, top_k, top_p, seed) five draws and the first step's distribution after each filter
     attribution_run(ckpt, src, out, method)    gradient attribution and each row's share
+    trace(ckpt, src, out)                      the full trace of one teacher-forced pass (explain.FullTrace)
+    decoding_steps(ckpt, src, out)             greedy decoding's steps, as the Architecture page plays them
     run_folder(kind, folder, …)                RUNS[kind] on the checkpoint in `folder`, loaded once per
-                                               process: what a worker process of workpool.WorkPool runs
+                                               process (the last KEEP folders): what a worker process of
+                                               workpool.WorkPool runs; worker(keep, nice) starts one
 
-No Streamlit here: the pages (pages/ui/sentence.py) call these on a worker pool.  A run whose attention
+No Streamlit here: the pages (pages/ui/sentence.py) call these on worker processes.  A run whose attention
 would cost more than one run may (cost.py: the seconds of one core and the memory it holds, counted from the
 model's config and the sentence's length) is refused with cost.RunTooLarge before it starts.
 """
 from __future__ import annotations
 
+import os
+from collections import OrderedDict
 from collections.abc import Callable
-from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 import torch
 
 from . import cost
-from ..explainer import attribution, confidence, explain
+from ..explainer import architecture, attribution, confidence, explain
 from ..checkpoints.files import Checkpoint
 from ..checkpoints.load import load_checkpoint
 from ..model.decoding import filtered_distribution, first_log_probs, greedy_decode, sample_decode
@@ -126,15 +130,52 @@ def attribution_run(ckpt: Checkpoint, src_ids: tuple[int, ...], out_ids: tuple[i
     return run
 
 
-RUNS: dict[str, Callable[[Checkpoint, str, int, tuple], dict]] = {"translation": translation, "steps": steps}
+def trace(ckpt: Checkpoint, src_ids: tuple[int, ...], out_ids: tuple[int, ...]) -> explain.FullTrace:
+    """The full trace of (source, [BOS] + output): every tensor of one teacher-forced pass (cost.check_trace)."""
+    one_thread()
+    cost.check_trace(ckpt.config, len(src_ids), len(out_ids) + 1)
+    return explain.full_trace(ckpt.model, src_ids, out_ids)
 
 
-@lru_cache(maxsize=8)
-def _checkpoint(folder: str, stamp: int) -> Checkpoint:
-    return load_checkpoint(folder)
+def decoding_steps(ckpt: Checkpoint, src_ids: tuple[int, ...], out_ids: tuple[int, ...]) -> list[dict]:
+    """Greedy decoding's steps over its own output, as the Architecture page plays them (one traced pass)."""
+    one_thread()
+    cost.check_trace(ckpt.config, len(src_ids), len(out_ids) + 1)
+    return architecture.steps_of(ckpt.model, src_ids, out_ids)
 
 
-def run_folder(kind: str, folder: str, text: str, beam: int, heads_off: tuple) -> dict:
-    """RUNS[kind] on the checkpoint in `folder`: loaded once per process, again when a file of it changes."""
-    stamp = max(p.stat().st_mtime_ns for p in Path(folder).iterdir())
-    return RUNS[kind](_checkpoint(folder, stamp), text, beam, heads_off)
+RUNS: dict[str, Callable[..., object]] = {
+    "translation": translation, "steps": steps, "greedy_steps": greedy_steps, "samples": samples,
+    "attribution": attribution_run, "trace": trace, "decoding_steps": decoding_steps}
+
+KEEP = 8                                             # checkpoints a worker process keeps loaded
+_LOADED: OrderedDict[tuple[str, int], Checkpoint] = OrderedDict()     # (folder, stamp) -> its checkpoint
+
+
+def worker(keep: int, nice: int = 0) -> None:
+    """A worker process's start (workpool.WorkPool's initializer): keep at most `keep` checkpoints loaded, and
+    run at `nice` (a worker for the sessions' own models runs below the class's: a crafted model's long run
+    takes a core only when the class's runs leave it idle)."""
+    global KEEP
+    KEEP = max(1, keep)
+    if nice:
+        os.nice(nice)
+
+
+def _checkpoint(folder: str) -> Checkpoint:
+    """The checkpoint in folder, loaded once, again when a file of it changes; the least recently used goes
+    past KEEP."""
+    key = (folder, max(p.stat().st_mtime_ns for p in Path(folder).iterdir()))
+    if key not in _LOADED:
+        for old in [k for k in _LOADED if k[0] == folder]:
+            del _LOADED[old]
+        while len(_LOADED) >= KEEP:
+            _LOADED.popitem(last=False)
+        _LOADED[key] = load_checkpoint(folder)
+    _LOADED.move_to_end(key)
+    return _LOADED[key]
+
+
+def run_folder(kind: str, folder: str, *args):
+    """RUNS[kind](the checkpoint in `folder`, *args)."""
+    return RUNS[kind](_checkpoint(folder), *args)

@@ -2,6 +2,7 @@
 
     pool = WorkPool(workers=2, queue=16, timeout_s=30)      # threads, or WorkPool.from_env()
     procs = WorkPool(1, 16, 30, processes=True)             # worker processes, or WorkPool.processes_from_env()
+    lane = WorkPool(1, 4, 30, processes=True, initializer=f, initargs=(1,))   # f(*initargs) starts each process
     result = pool.run(fn, *args)                            # fn(*args) on a worker, or Busy
 
 Threads share the server's objects (a session's own model) but also its GIL: a model's many small torch
@@ -65,16 +66,18 @@ def cores(cpu_max: str = "/sys/fs/cgroup/cpu.max") -> int:
 
 
 class WorkPool:
-    def __init__(self, workers: int, queue: int, timeout_s: float, processes: bool = False):
+    def __init__(self, workers: int, queue: int, timeout_s: float, processes: bool = False,
+                 initializer=None, initargs: tuple = ()):
         self.workers, self.queue, self.timeout_s = max(1, workers), max(0, queue), timeout_s
-        self.processes = processes
+        self.processes, self.initializer, self.initargs = processes, initializer, initargs
         self._slots = threading.BoundedSemaphore(self.workers + self.queue)
         self._lock = threading.Lock()
         self._executor = self._new_executor()
 
     def _new_executor(self) -> concurrent.futures.Executor:
         if self.processes:
-            return concurrent.futures.ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+            return concurrent.futures.ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
+                                                          initializer=self.initializer, initargs=self.initargs)
         return concurrent.futures.ThreadPoolExecutor(self.workers, thread_name_prefix="atlas-compute")
 
     def _replace(self, broken: concurrent.futures.Executor) -> None:
@@ -91,22 +94,23 @@ class WorkPool:
         return cls._sized(number, int(number("ATLAS_COMPUTE_WORKERS", cores())))
 
     @classmethod
-    def _sized(cls, number, workers: int, processes: bool = False) -> "WorkPool":
+    def _sized(cls, number, workers: int, processes: bool = False, **start) -> "WorkPool":
         """A pool of `workers` with ATLAS_COMPUTE_QUEUE (16 per worker) and ATLAS_COMPUTE_TIMEOUT_S (30)."""
         return cls(workers, int(number("ATLAS_COMPUTE_QUEUE", 16 * max(1, workers))),
-                   number("ATLAS_COMPUTE_TIMEOUT_S", 30), processes)
+                   number("ATLAS_COMPUTE_TIMEOUT_S", 30), processes, **start)
 
     @classmethod
-    def processes_from_env(cls, environ=None) -> "WorkPool | None":
-        """ATLAS_COMPUTE_PROCESSES worker processes (default the cores less one, which Streamlit's own
-        thread needs), with the queue and time limit of from_env(); None for 0 (one core: use threads), and
-        where processes cannot be made."""
+    def processes_from_env(cls, environ=None, variable: str = "ATLAS_COMPUTE_PROCESSES", default: int | None = None,
+                           **start) -> "WorkPool | None":
+        """`variable` worker processes (default: the cores less one, which Streamlit's own thread needs), with
+        the queue and time limit of from_env() and start (initializer, initargs); None for 0 (one core: use
+        threads), and where processes cannot be made."""
         number = env_numbers(environ)
-        workers = int(number("ATLAS_COMPUTE_PROCESSES", cores() - 1))
+        workers = int(number(variable, cores() - 1 if default is None else default))
         if workers < 1:
             return None
         try:
-            return cls._sized(number, workers, processes=True)
+            return cls._sized(number, workers, processes=True, **start)
         except (OSError, ImportError, NotImplementedError):    # no working sem_open (a container without /dev/shm)
             return None
 
