@@ -17,7 +17,7 @@ from .files import (CARD, CONFIG, EXAMPLES, GOLD, MAX_GOLD_BYTES, OLD_CARD, REQU
 from .validate import check_names_and_shapes, check_state, read_json, read_safetensors, safetensors_header
 from ..model.config import ConfigError, ModelConfig
 from ..model.tokenizer import Tokenizer, TokenizerError
-from ..model.transformer import Transformer, state_shapes
+from ..model.transformer import Transformer, from_state, state_shapes
 
 
 def save_weights(model: Transformer, path: Path) -> None:
@@ -103,9 +103,7 @@ def _float_model(path: Path, config: ModelConfig) -> Transformer:
     check_names_and_shapes({name: shape for name, (_, shape) in header.items()}, expected, WEIGHTS)
     state = read_safetensors(path)
     check_state(state, expected)
-    model = Transformer(config)
-    model.load_state_dict(state)
-    return model.eval()
+    return from_state(config, {name: t.float() for name, t in state.items()})     # 16-bit files: float32
 
 
 def read_examples(path: Path) -> list[dict]:

@@ -30,8 +30,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from .config import ModelConfig
-from .positional import sinusoidal_encoding
-from .transformer import Transformer, state_shapes
+from .transformer import Transformer, from_state, state_shapes
 
 SCHEMES = ("int8", "bf16")
 STORED = {"int8": torch.int8, "bf16": torch.bfloat16}      # the matrices' dtype in each scheme
@@ -178,12 +177,7 @@ def build_quantized(cfg: ModelConfig, scheme: str, state: dict[str, torch.Tensor
     """The quantized model whose state dict is `state` (checked against quantized_shapes by the caller).
     It is built on the meta device and takes state's tensors as they are: no float32 copy of the weights
     is ever allocated."""
-    with torch.device("meta"):
-        model = quantize_model(Transformer(cfg), scheme)
-    model.load_state_dict(state, assign=True)
-    if cfg.positional == "sinusoidal":                        # not in the state dict: computed
-        model.pe = sinusoidal_encoding(cfg.max_len, cfg.d_model, cfg.sinusoid_layout)
-    return model.eval()
+    return from_state(cfg, state, lambda skeleton: quantize_model(skeleton, scheme))
 
 
 def agreement(reference: Transformer, quantized: Transformer,

@@ -131,8 +131,8 @@ def embedding(n: int, d: int, skeleton: bool) -> nn.Embedding:
 
 class Transformer(nn.Module):
     def __init__(self, cfg: ModelConfig):
-        """Built on the meta device (a skeleton whose tensors then come from a file: quantize.build_quantized),
-        it computes no init and no sine table: on meta tensors they import torch._dynamo (~1 s, ~80 MB)."""
+        """Built on the meta device (a skeleton whose tensors then come from a file: from_state), it computes no
+        init and no sine table: on meta tensors they import torch._dynamo (~1 s, ~80 MB)."""
         super().__init__()
         self.cfg = cfg.validate()
         skeleton = torch.empty(0).is_meta
@@ -260,3 +260,17 @@ class Transformer(nn.Module):
 
     def num_parameters(self) -> int:
         return sum(p.numel() for p in self.parameters())
+
+
+def from_state(cfg: ModelConfig, state: dict[str, torch.Tensor], convert=None) -> Transformer:
+    """The model whose state dict is `state` (checked against state_shapes by the caller), in eval mode: a
+    skeleton built on the meta device (convert(skeleton) first, when given: quantize.build_quantized) takes
+    state's tensors as they are, so no random init is computed and no second copy of the weights is made."""
+    with torch.device("meta"):
+        model = Transformer(cfg)
+        if convert is not None:
+            model = convert(model)
+    model.load_state_dict(state, assign=True)
+    if cfg.positional == "sinusoidal":                        # not in the state dict: computed
+        model.pe = sinusoidal_encoding(cfg.max_len, cfg.d_model, cfg.sinusoid_layout)
+    return model.eval()
