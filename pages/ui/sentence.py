@@ -57,7 +57,7 @@ SESSION_CACHE, SESSION_CACHE_BYTES = "atlas_runs", 48 * 2**20   # a session's ow
 TRACE_KEY, TRACE_CACHE_SIZE = "atlas_full_traces", 1   # full traces: ~3 MB each on the bundled models
 POOL = WorkPool.from_env()                        # threads: where a model cannot run in a process
 PROCESSES = WorkPool.processes_from_env()         # worker processes for the bundled models (None: one core)
-LONG, BACKGROUND_KEEP = ("attribution", "samples"), 3
+LONG, BACKGROUND_KEEP = ("attribution", "samples"), 1     # one model: docs/security.md counts its memory
 BACKGROUND = WorkPool.processes_from_env(variable="ATLAS_BACKGROUND_PROCESSES", default=min(1, cores() - 1),
                                          initializer=runs.worker, initargs=(BACKGROUND_KEEP, 10))
 

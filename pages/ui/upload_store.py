@@ -33,7 +33,7 @@ from streamlit.runtime import Runtime
 from transformer_core.checkpoints.upload import MB, UploadLimits
 
 SESSION_QUOTA_MB = 64       # one file at the image's 50 MB cap (the weights) and the rest of a checkpoint
-SERVER_QUOTA_MB = 320       # 5 sessions at their quota; fits a 2 GiB pod beside the idle server (docs/security.md)
+SERVER_QUOTA_MB = 320       # 5 sessions at their quota; fits the pod beside the idle server (docs/security.md)
 KEEP_S = 180                # 3 minutes from a file's arrival to its load (a load takes seconds)
 MAX_NAMES = 16              # released files named to a session (the uploader takes 16 files at most)
 
