@@ -67,8 +67,8 @@ def test_every_other_run_kind_gives_the_same_in_a_worker_process(toy_checkpoints
             assert there["texts" if kind == "samples" else "ids"] == here["texts" if kind == "samples" else "ids"]
 
 
-def test_a_background_worker_keeps_its_models_and_runs_below_the_class(toy_checkpoints, tmp_path):
-    """A BACKGROUND process (pages/ui/sentence.py) starts with runs.worker(keep, 10); here keep is 1."""
+def test_the_sessions_worker_keeps_one_model_and_runs_below_the_class(toy_checkpoints, tmp_path):
+    """The OWN lane's process (pages/ui/sentence.py) starts with runs.worker(1, 10)."""
     import os
 
     pool = WorkPool(workers=1, queue=0, timeout_s=120, processes=True, initializer=runs.worker, initargs=(1, 10))

@@ -9,22 +9,23 @@
                                      st.cache_data for bundled models (keyed by name), a small dict
                                      in st.session_state for this session's own models
 
-A model run that is not cached (transformer_core/serving/runs.py) runs in a worker process
-(transformer_core/serving/workpool.py; model_run picks it), never on the server's own threads, so that its
-many small torch calls never wait on Streamlit's thread for the interpreter lock, and a page's Python never
-waits on them:
-  PROCESSES   the bundled models' quick runs (a translation, its steps, what-if, a trace: tens of ms;
-              ATLAS_COMPUTE_PROCESSES, default the cores less one, leaving one to the server)
-  BACKGROUND  the long ones (LONG: attribution, sampling) and every run of a session's own model (uploads,
-              Hub pulls, loaded from the folder the session keeps while the model is held);
-              ATLAS_BACKGROUND_PROCESSES, default 1, at a lower priority (nice 10), keeping
-              BACKGROUND_KEEP models loaded: a translation never waits behind integrated gradients, and a
-              crafted model's long runs take a core only when the class's runs leave it idle
-  POOL        threads of the server (ATLAS_COMPUTE_WORKERS, default the cores): where processes cannot be
-              made (one core, no /dev/shm) or a model has no folder
-Each loads a model once from its folder.  Each has ATLAS_COMPUTE_QUEUE places waiting (default 16 per worker)
-and ATLAS_COMPUTE_TIMEOUT_S (default 30): one session's long input holds one worker, and past the queue or
-the time limit the run raises workpool.Busy, which app.py shows as "the server is busy" instead of waiting on.
+A model run that is not cached (transformer_core/serving/runs.py) runs where it costs the class least
+(model_run picks it):
+  PROCESSES  the bundled models' quick runs (a translation, its steps, what-if, a trace: tens of ms) in worker
+             processes (ATLAS_COMPUTE_PROCESSES, default the cores less one, leaving one to the server),
+             whose many small torch calls then never wait on Streamlit's thread for the interpreter lock
+  POOL       the bundled models' long runs (LONG: attribution, sampling, mostly large tensor operations that
+             release the lock), on threads of the server (ATLAS_COMPUTE_WORKERS, default the cores), so a
+             translation never waits behind integrated gradients; and everything where processes cannot be
+             made (one core, no /dev/shm)
+  OWN        every run of a session's own model (uploads, Hub pulls) in a process of its own
+             (ATLAS_OWN_PROCESSES, default 1) at a lower priority (nice 10), which loads the model from the
+             folder the session keeps while the model is held, one model at a time: a crafted model's run
+             never holds the server's interpreter lock, takes a core only when the class's runs leave it
+             idle, and, should it die, takes only that process, which is started again
+Each has ATLAS_COMPUTE_QUEUE places waiting (default 16 per worker) and ATLAS_COMPUTE_TIMEOUT_S (default 30):
+one session's long input holds one worker, and past the queue or the time limit the run raises
+workpool.Busy, which app.py shows as "the server is busy" instead of waiting on.
 
 The sentence and the decoding mode are shared by the three pages (kept under SHARED_KEYS), so a
 sentence typed on one page is the sentence of the next.
@@ -57,9 +58,9 @@ SESSION_CACHE, SESSION_CACHE_BYTES = "atlas_runs", 48 * 2**20   # a session's ow
 TRACE_KEY, TRACE_CACHE_SIZE = "atlas_full_traces", 1   # full traces: ~3 MB each on the bundled models
 POOL = WorkPool.from_env()                        # threads: where a model cannot run in a process
 PROCESSES = WorkPool.processes_from_env()         # worker processes for the bundled models (None: one core)
-LONG, BACKGROUND_KEEP = ("attribution", "samples"), 1     # one model: docs/security.md counts its memory
-BACKGROUND = WorkPool.processes_from_env(variable="ATLAS_BACKGROUND_PROCESSES", default=min(1, cores() - 1),
-                                         initializer=runs.worker, initargs=(BACKGROUND_KEEP, 10))
+LONG = ("attribution", "samples")
+OWN = WorkPool.processes_from_env(variable="ATLAS_OWN_PROCESSES", default=min(1, cores() - 1),
+                                  initializer=runs.worker, initargs=(1, 10))   # one model: docs/security.md
 
 
 def example_pairs(ckpt: Checkpoint) -> list[dict]:
@@ -237,9 +238,10 @@ def _bundled_run(kind: str, name: str, text: str, beam: int, heads_off: tuple) -
 
 
 def model_run(kind: str, key: str, ckpt: Checkpoint, *args):
-    """runs.RUNS[kind](ckpt, *args), charged to this session: in a worker process that loads the model from
-    its folder (a bundled model's quick runs on PROCESSES, the rest on BACKGROUND), else on a thread (POOL)."""
-    pool = PROCESSES if key.startswith(model_state.BUNDLED) and kind not in LONG else BACKGROUND
+    """runs.RUNS[kind](ckpt, *args), charged to this session: a bundled model's quick runs on PROCESSES and a
+    session's own model's on OWN, worker processes that load the model from its folder; else on a thread (POOL)."""
+    bundled = key.startswith(model_state.BUNDLED)
+    pool = None if bundled and kind in LONG else PROCESSES if bundled else OWN
     if pool is not None and ckpt.path.is_dir():
         try:
             return charged(pool, runs.run_folder, kind, str(ckpt.path), *args)
