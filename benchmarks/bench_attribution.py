@@ -29,14 +29,13 @@ import csv
 import statistics
 import sys
 
-from _common import ROOT, add_smoke, environment, parse_args, result_name, summary, time_interleaved, write_result
-from bench_decode import baseline_modules, source_ids
-
 import numpy as np
 import torch
+from bench_decode import baseline_modules, source_ids
 
-from transformer_core.explainer import attribution
+from _common import ROOT, add_smoke, environment, parse_args, result_name, summary, time_interleaved, write_result
 from transformer_core.checkpoints.load import load_checkpoint
+from transformer_core.explainer import attribution
 from transformer_core.model.decoding import greedy_decode
 
 SMOKE = dict(checkpoint=str(ROOT / "checkpoints" / "enko"), src_len=8, rows=5, repeats=1, warmup=0,

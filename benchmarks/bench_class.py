@@ -65,7 +65,9 @@ action failed.
 """
 from __future__ import annotations
 
+# isort: off
 import locust  # noqa: F401  (first: gevent's monkey patching, before anything opens a socket)
+# isort: on
 
 import argparse
 import io
@@ -92,17 +94,17 @@ from gevent.queue import Empty, Queue
 from locust import User, task
 from locust.env import Environment
 from locust.exception import StopUser
-
-from _common import OUT, ROOT, add_smoke, environment, parse_args, percentile, write_result
 from streamlit.proto.Alert_pb2 import Alert
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+from _common import OUT, ROOT, add_smoke, environment, parse_args, percentile, write_result
 from pages.ui.i18n import LANGS, strings
 from tests.st_protocol import EARLY, TabProtocol, uploader_state
 from tests.streamlit_proc import free_port, healthy, stop
-from transformer_core.explainer.explain import ATTENTION_KINDS
 from transformer_core.checkpoints.upload import classify_name
+from transformer_core.explainer.explain import ATTENTION_KINDS
 
 ACTIONS = ("open", "sentence", "tab", "page", "upload", "load_checkpoint")
 HOME, MODELS = "", "checkpoints"      # url paths in the menu: the default page (app.py's home) has none

@@ -38,14 +38,13 @@ import tarfile
 import tempfile
 from pathlib import Path
 
-from _common import ROOT, add_smoke, environment, parse_args, result_name, summary, time_interleaved, write_result
-
 import torch
 import torch.nn.functional as F
 
+from _common import ROOT, add_smoke, environment, parse_args, result_name, summary, time_interleaved, write_result
 from transformer_core.checkpoints.load import load_checkpoint
-from transformer_core.model.config import ModelConfig
 from transformer_core.model import decoding
+from transformer_core.model.config import ModelConfig
 from transformer_core.model.decoding import beam_search, greedy_decode
 from transformer_core.model.transformer import Transformer
 

@@ -26,14 +26,13 @@ import random
 import statistics
 import time
 
-from _common import add_smoke, environment, parse_args, result_name, write_result
-
 import torch
 from torch import nn
 
+from _common import add_smoke, environment, parse_args, result_name, write_result
 from transformer_core.model.config import ModelConfig
-from transformer_core.model.transformer import Transformer
 from transformer_core.model.positional import sinusoidal_encoding
+from transformer_core.model.transformer import Transformer
 from transformer_core.training.train import batch_loss
 
 SMOKE = dict(d_model=32, heads=2, layers=1, d_ff=64, vocab=256, max_tokens=64, rounds=1, steps=1, warmup=1)
@@ -111,7 +110,8 @@ def train_steps(model, opt, criterion, batches) -> tuple[float, float, int]:
 
 
 def profile(name, model, opt, criterion, batches, rows):
-    from torch.profiler import ProfilerActivity, profile as torch_profile
+    from torch.profiler import ProfilerActivity
+    from torch.profiler import profile as torch_profile
 
     with torch_profile(activities=[ProfilerActivity.CPU]) as prof:
         train_steps(model, opt, criterion, batches)

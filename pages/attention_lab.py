@@ -13,9 +13,9 @@ from pages.ui.i18n import current_lang, t
 from pages.ui.sentence import kind_label, sentence_run
 from pages.ui.widgets import latex, page_header, show_figure
 from transformer_core.explainer import explain
+from transformer_core.explainer.scaling import dot_product_spread, dot_products, saturation, softmax_jacobian
 from transformer_core.model.attention import attention_steps
 from transformer_core.model.masks import subsequent_mask
-from transformer_core.explainer.scaling import dot_product_spread, dot_products, saturation, softmax_jacobian
 
 # The lecture's worked example (000, "사과에 대한 배의 어텐션"): d_k = 4.
 APPLE = [0.1, 0.4, 0.5, 0.3]        # 사과: Q

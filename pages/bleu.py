@@ -9,8 +9,14 @@ from pages.ui import figures, model_state
 from pages.ui.i18n import current_lang, t
 from pages.ui.sentence import beam_width, example_pairs, run_cached
 from pages.ui.widgets import escape_md, latex, page_header, show_figure
-from transformer_core.training.bleu import (MAX_ORDER, SMOOTH_METHODS, TOKENIZERS, lecture_score, metric,
-                                            sentence_breakdown)
+from transformer_core.training.bleu import (
+    MAX_ORDER,
+    SMOOTH_METHODS,
+    TOKENIZERS,
+    lecture_score,
+    metric,
+    sentence_breakdown,
+)
 from transformer_core.training.evaluate import bleu_tokenize
 
 MAX_CHARS = 2000

@@ -21,7 +21,6 @@ from pages.ui.svg_diagram import clickable_svg
 from pages.ui.widgets import escape_md, model_fragment, page_header, presenting, show_figure
 from transformer_core.explainer import architecture, explain
 
-
 BLOCK_PARAM = "block"                 # ?block=decoder.1.cross_attn opens that block
 FULL_SUBLAYERS = 30                   # 3 + 3 layers (4 + 6 sublayers each) drawn in full; more: layers collapsed
 MAX_COLS = 256                        # a heatmap of d_model or d_ff columns: block means past this many

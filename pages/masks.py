@@ -12,12 +12,21 @@ from pages.ui.i18n import current_lang, t
 from pages.ui.sentence import start_label
 from pages.ui.widgets import latex, page_header, show_figure
 from transformer_core.explainer.examples import batch
+from transformer_core.explainer.toy import (
+    BOS,
+    EOS,
+    MASK_KINDS,
+    PAD_ID,
+    batch_qkv,
+    causal_leak,
+    mask_for,
+    pad_batch,
+    whitespace_batch,
+)
 from transformer_core.model.attention import attention_steps
 from transformer_core.model.config import base_language
 from transformer_core.model.masks import make_src_mask, make_trg_mask, subsequent_mask
 from transformer_core.model.tokenizer import wrap_source
-from transformer_core.explainer.toy import (BOS, EOS, MASK_KINDS, PAD_ID, batch_qkv, causal_leak, mask_for, pad_batch,
-                                            whitespace_batch)
 
 MAX_SENTENCES = 8
 MAX_TOKENS = 16          # words per sentence, before <bos>/<eos>

@@ -32,9 +32,16 @@ from transformer_core.checkpoints.files import Checkpoint, CheckpointError
 from transformer_core.checkpoints.hub import cache_dir_env, from_pretrained, offline_env
 from transformer_core.checkpoints.marian import UnsupportedModel
 from transformer_core.checkpoints.model_card import in_language
+from transformer_core.checkpoints.upload import (
+    MB,
+    UploadError,
+    UploadLimits,
+    checkpoint_error_kind,
+    load_upload,
+    mb,
+    sweep_stale,
+)
 from transformer_core.serving.registry import NoRoom, TooLarge
-from transformer_core.checkpoints.upload import (MB, UploadError, UploadLimits, checkpoint_error_kind, load_upload, mb,
-                                                 sweep_stale)
 
 # language-free option labels (the value survives a language switch), in characters Debian's Chromium draws with
 # the CJK fonts of the image (emoji such as 📦 came out as empty boxes)

@@ -9,8 +9,15 @@ from pages.ui import figures, model_state
 from pages.ui.export import matrix_frame
 from pages.ui.i18n import t
 from pages.ui.widgets import latex, page_header, show_figure
-from transformer_core.model.positional import (KINDS, check_criteria, encoding_table, frequencies, rotation_matrix,
-                                               sinusoidal_encoding, sinusoids)
+from transformer_core.model.positional import (
+    KINDS,
+    check_criteria,
+    encoding_table,
+    frequencies,
+    rotation_matrix,
+    sinusoidal_encoding,
+    sinusoids,
+)
 
 WAVE_SAMPLES = 16        # points per unit of position on the continuous waves
 CRITERIA = ("unique", "bounded", "length_independent", "equal_distance")

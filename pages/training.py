@@ -17,13 +17,24 @@ from pages.ui import figures, model_state
 from pages.ui.i18n import t
 from pages.ui.sentence import kind_label
 from pages.ui.widgets import escape_md, latex, page_header, show_figure
-from transformer_core.explainer import explain, history
 from transformer_core.checkpoints.files import HISTORY, CheckpointError
+from transformer_core.explainer import explain, history
 from transformer_core.training.schedule import lrate
-from transformer_core.training.smoothing import (best_confidence, confident_prediction, cross_entropy,
-                                                 loss_vs_confidence, smoothed_targets)
-from transformer_core.training.trainlog import (LogPathError, TrainLog, find_logs, read_log, resolve_log_path,
-                                                round_starts_of)
+from transformer_core.training.smoothing import (
+    best_confidence,
+    confident_prediction,
+    cross_entropy,
+    loss_vs_confidence,
+    smoothed_targets,
+)
+from transformer_core.training.trainlog import (
+    LogPathError,
+    TrainLog,
+    find_logs,
+    read_log,
+    resolve_log_path,
+    round_starts_of,
+)
 
 ROOT = Path(os.environ.get("ATLAS_ROOT") or Path(__file__).resolve().parents[1])
 PAPER_D_MODEL, PAPER_WARMUP = 512, 4000

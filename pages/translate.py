@@ -19,11 +19,11 @@ from pages.ui.i18n import current_lang, language_name, strings, t
 from pages.ui.sentence import kind_label, layer_head_label, run_cached, sentence_run, session_run
 from pages.ui.whatif import whatif_view
 from pages.ui.widgets import download_buttons, escape_md, latex, model_fragment, page_header, presenting, show_figure
+from transformer_core.checkpoints import seen
 from transformer_core.explainer import alignment, attribution, confidence, explain, input_check
 from transformer_core.explainer.examples import LECTURE
 from transformer_core.model.config import base_language
 from transformer_core.serving import cost
-from transformer_core.checkpoints import seen
 
 KINDS = explain.ATTENTION_KINDS
 UNK = "<unk>"                          # theme.SPECIAL_NAMES' name of SentencePiece's unknown piece (decoded as ⁇)
@@ -409,14 +409,12 @@ def heads_off_view(model_key: str, ckpt, text: str, beam: int, original: dict) -
 
 def compare_heads_off(original: dict, off: dict, n_off: int) -> None:
     c1, c2 = st.columns(2)
-    with c1:
-        with st.container(border=True):
-            st.caption(t("translate.off.original"))
-            st.markdown(escape_md(original["text"]) or t("translate.empty_output"))
-    with c2:
-        with st.container(border=True):
-            st.caption(t("translate.off.changed", n=n_off))
-            st.markdown(escape_md(off["text"]) or t("translate.empty_output"))
+    with c1, st.container(border=True):
+        st.caption(t("translate.off.original"))
+        st.markdown(escape_md(original["text"]) or t("translate.empty_output"))
+    with c2, st.container(border=True):
+        st.caption(t("translate.off.changed", n=n_off))
+        st.markdown(escape_md(off["text"]) or t("translate.empty_output"))
     if off["out_ids"] == original["out_ids"]:
         st.info(t("translate.off.same"), icon=":material/drag_handle:")
     else:

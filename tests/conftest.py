@@ -59,8 +59,8 @@ def toy_checkpoints(tmp_path_factory, toy_pairs, toy_spm) -> Path:
 
     from transformer_core.checkpoints.folder import save_checkpoint
     from transformer_core.model.config import ModelConfig
-    from transformer_core.model.transformer import Transformer
     from transformer_core.model.tokenizer import Tokenizer
+    from transformer_core.model.transformer import Transformer
 
     vocab = Tokenizer.load(toy_spm).vocab_size
     root = tmp_path_factory.mktemp("checkpoints")

@@ -26,10 +26,11 @@ from pathlib import Path
 
 import requests
 import websocket
-from st_protocol import EARLY, TabProtocol, uploader_state
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+from st_protocol import EARLY, TabProtocol, uploader_state
 from streamlit_proc import free_port, healthy, stop
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -107,7 +108,7 @@ class Tab(TabProtocol):
         self.inbox: queue.Queue = queue.Queue()
         self.ws = None
 
-    def open(self, page: str | None = None) -> "Tab":
+    def open(self, page: str | None = None) -> Tab:
         self.ws = websocket.create_connection(self.base.replace("http", "ws", 1) + "/_stcore/stream",
                                               timeout=self.timeout, subprotocols=["streamlit"])
         self.ws.settimeout(None)

@@ -2,9 +2,9 @@
 import numpy as np
 import pytest
 
-from transformer_core.explainer.alignment import Counts, fmt, links_of, parse, score_heads, word_cross_attention
 from transformer_core.checkpoints.files import CARD
 from transformer_core.checkpoints.load import load_checkpoint
+from transformer_core.explainer.alignment import Counts, fmt, links_of, parse, score_heads, word_cross_attention
 
 
 def test_aer_by_hand():

@@ -86,8 +86,8 @@ def test_rows_in_chunks_give_the_scores_of_one_pass(method):
 
 def test_gold_aer_links_each_target_word_to_its_largest_share(capsys):
     """--gold: the attribution's AER over the checkpoint's gold alignments, counted link by link here."""
-    from transformer_core.explainer import alignment
     from transformer_core.checkpoints.load import load_checkpoint
+    from transformer_core.explainer import alignment
 
     assert attribution.main(["--checkpoint", str(ROOT / "checkpoints" / "enko"), "--method", "saliency",
                              "--gold", "--limit", "4"]) == 0

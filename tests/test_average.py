@@ -2,16 +2,16 @@
 import pytest
 import torch
 from safetensors.torch import load_file
-
 from test_train import _corpus
-from transformer_core.training.average import main
+
 from transformer_core.checkpoints.files import CARD
+from transformer_core.checkpoints.folder import save_checkpoint
 from transformer_core.checkpoints.load import load_checkpoint
 from transformer_core.checkpoints.model_card import card_body
-from transformer_core.checkpoints.folder import save_checkpoint
 from transformer_core.model.config import ModelConfig
-from transformer_core.model.transformer import Transformer
 from transformer_core.model.tokenizer import train_tokenizer
+from transformer_core.model.transformer import Transformer
+from transformer_core.training.average import main
 
 pytestmark = pytest.mark.usefixtures("one_thread")
 VOCAB = 40

@@ -39,8 +39,9 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from streamlit_proc import CHROMIUM_ARGS, free_port, healthy, stop
+
 from pages.ui.theme import token_label
+from streamlit_proc import CHROMIUM_ARGS, free_port, healthy, stop
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = os.environ.get("ATLAS_CHROMIUM") or "/usr/bin/chromium"   # Debian's; Playwright downloads none
@@ -97,8 +98,8 @@ def build_tiny_checkpoints(root: Path, toy_pairs) -> Path:
 
     from transformer_core.checkpoints.folder import save_checkpoint
     from transformer_core.model.config import ModelConfig
-    from transformer_core.model.transformer import Transformer
     from transformer_core.model.tokenizer import train_tokenizer
+    from transformer_core.model.transformer import Transformer
 
     spm_path = root / "spm.model"
     tok = train_tokenizer([text for pair in toy_pairs for text in pair] + [f"the cat sees {MARKUP}."],
@@ -205,7 +206,7 @@ class Session:
         query = "" if lang == "ko" else f"?lang={lang}"          # Korean is the default: no ?lang=
         self.page.goto(f"{server}/{query}", wait_until="commit")   # loads while the other tab works
 
-    def home(self) -> "Session":
+    def home(self) -> Session:
         """The home page: the first load's end the first time, then via the sidebar navigation."""
         if not self.opened:
             self.opened = True              # a failed first load fails one test; the next ones use the nav
@@ -286,9 +287,9 @@ def unlabel(text: str) -> str:
 
 def source_pieces(served: Path, model: str, text: str) -> list[str]:
     """The encoder's pieces for text, from the tokenizer of the checkpoint the server uses."""
+    from transformer_core.explainer.translate import source_ids
     from transformer_core.model.config import ModelConfig
     from transformer_core.model.tokenizer import Tokenizer
-    from transformer_core.explainer.translate import source_ids
 
     tok = Tokenizer.load(served / model / "spm.model")
     max_len = ModelConfig.load(served / model / "config.json").max_len
@@ -692,7 +693,8 @@ def test_what_if_decoding_and_sampling_in_the_browser(sessions, served):
     """On the decoding page: typing a forced beginning shows the model's continuation from it (the
     sampling controls are checked with AppTest, tests/test_pages.py)."""
     from transformer_core.checkpoints.load import load_checkpoint
-    from transformer_core.explainer.translate import continue_from, translate as model_translate
+    from transformer_core.explainer.translate import continue_from
+    from transformer_core.explainer.translate import translate as model_translate
 
     en = sessions("en")
     page = en.page

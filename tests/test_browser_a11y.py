@@ -11,12 +11,20 @@ from __future__ import annotations
 
 import json
 import time
-from pathlib import Path
 
 import pytest
+
 from streamlit_proc import CHROMIUM_ARGS
-from test_browser import (BUNDLED_DIR, CHROMIUM, HEALTH_TIMEOUT_S, PAGES, ROOT, SCREENSHOT_DIR, bundled_names,
-                          streamlit_server)
+from test_browser import (
+    BUNDLED_DIR,
+    CHROMIUM,
+    HEALTH_TIMEOUT_S,
+    PAGES,
+    ROOT,
+    SCREENSHOT_DIR,
+    bundled_names,
+    streamlit_server,
+)
 
 AXE_JS = ROOT / "tests" / "a11y" / "node_modules" / "axe-core" / "axe.min.js"
 WIDTHS = (1024, 1366, 1920)

@@ -17,10 +17,18 @@ import time
 from pathlib import Path
 
 import pytest
-from streamlit_proc import CHROMIUM_ARGS
-from test_browser import (BUNDLED_DIR, CHROMIUM, FIRST_RUN_TIMEOUT_S, I18N, RUN_TIMEOUT_S, SCREENSHOT_DIR, exceptions,
-                          streamlit_server)
 
+from streamlit_proc import CHROMIUM_ARGS
+from test_browser import (
+    BUNDLED_DIR,
+    CHROMIUM,
+    FIRST_RUN_TIMEOUT_S,
+    I18N,
+    RUN_TIMEOUT_S,
+    SCREENSHOT_DIR,
+    exceptions,
+    streamlit_server,
+)
 from transformer_core.checkpoints.load import load_checkpoint
 from transformer_core.explainer import architecture, explain
 from transformer_core.explainer.translate import translate

@@ -10,8 +10,18 @@ from types import SimpleNamespace
 
 import pytest
 
-from test_browser import (FIRST_RUN_TIMEOUT_S, I18N, ROOT, SCREENSHOT_DIR, VIEWPORT, browser, source_pieces,  # noqa: F401
-                          streamlit_server, translate, wait_for_page)
+from test_browser import (  # noqa: F401
+    FIRST_RUN_TIMEOUT_S,
+    I18N,
+    ROOT,
+    SCREENSHOT_DIR,
+    VIEWPORT,
+    browser,
+    source_pieces,
+    streamlit_server,
+    translate,
+    wait_for_page,
+)
 from transformer_core.checkpoints.load import load_checkpoint
 from transformer_core.checkpoints.prepare import prepare
 

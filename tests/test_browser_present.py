@@ -5,10 +5,10 @@ import time
 from pathlib import Path
 
 import pytest
-from streamlit_proc import CHROMIUM_ARGS
-from test_browser import BUNDLED_DIR, CHROMIUM, HEALTH_TIMEOUT_S, SCREENSHOT_DIR, bundled_names, streamlit_server
 
 from pages.ui.theme import short_label, token_label
+from streamlit_proc import CHROMIUM_ARGS
+from test_browser import BUNDLED_DIR, CHROMIUM, HEALTH_TIMEOUT_S, SCREENSHOT_DIR, bundled_names, streamlit_server
 from transformer_core.checkpoints.load import load_checkpoint
 
 SIZES = [(1024, 768), (1920, 1080)]

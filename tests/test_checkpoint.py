@@ -1,8 +1,8 @@
 """Checkpoint folders: the save/load round trip, every error the loader reports, and the Hugging Face cache."""
 import json
 import math
-import re
 import pickle
+import re
 from pathlib import Path
 
 import huggingface_hub.constants
@@ -10,15 +10,23 @@ import pytest
 import torch
 from safetensors.torch import load_file, save_file
 
-from transformer_core.checkpoints.files import (CARD, CONFIG, EXAMPLES, LOG, TOKENIZER, TRAINING, WEIGHTS,
-                                                CheckpointError)
-from transformer_core.checkpoints.load import load_checkpoint
+from transformer_core.checkpoints.files import (
+    CARD,
+    CONFIG,
+    EXAMPLES,
+    LOG,
+    TOKENIZER,
+    TRAINING,
+    WEIGHTS,
+    CheckpointError,
+)
 from transformer_core.checkpoints.folder import save_checkpoint
 from transformer_core.checkpoints.hub import from_pretrained, push_to_hub, save_pretrained
+from transformer_core.checkpoints.load import load_checkpoint
 from transformer_core.checkpoints.upload import UploadError
 from transformer_core.model.config import ModelConfig
-from transformer_core.model.transformer import Transformer
 from transformer_core.model.tokenizer import Tokenizer
+from transformer_core.model.transformer import Transformer
 
 pytestmark = pytest.mark.usefixtures("one_thread")
 

@@ -7,8 +7,8 @@ import pytest
 
 from transformer_core.data import build as data
 from transformer_core.data.classroom import corpus, grammar, korean, lexicon
-from transformer_core.data.classroom.grammar.clause import Clause, de_main, en_clause, ko_clause
 from transformer_core.data.classroom.grammar import gen, linked, statements
+from transformer_core.data.classroom.grammar.clause import Clause, de_main, en_clause, ko_clause
 from transformer_core.data.classroom.grammar.gen import Gen
 from transformer_core.data.classroom.grammar.questions import where_is
 from transformer_core.data.classroom.phrases import PRONOUNS, NounPhrase, Subject
@@ -1688,7 +1688,7 @@ def test_and_does_not_refer_back_with_he_or_she():
     """'Jimin's mother studies history and she draws two dinosaurs.' gave 공부하시고 그녀는 … 그린다: a second he or she
     after a named or described first subject is not generated."""
     joined = _said("and.present", {"verb:eat", "verb:drink", "noun:bread", "noun:milk", "verb:sleep"}, 600)
-    named = [en for en, _, _ in joined if not en.split()[0] in ("I", "You", "He", "She", "We", "They")]
+    named = [en for en, _, _ in joined if en.split()[0] not in ("I", "You", "He", "She", "We", "They")]
     assert named and not any(re.search(r" and (he|she) ", en) for en in named), named
 
 

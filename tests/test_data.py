@@ -389,8 +389,8 @@ def test_the_everyday_set_is_in_no_training_source():
     """tests/data/everyday.tsv: 150+ sentences a class would type, with Korean and German, none of whose
     English is in a corpus this project trains on from its own files (Tatoeba, the classroom set, the
     app's examples); the corpus builder drops them from the registry sources (held_out_english)."""
-    from transformer_core.training.evaluate import read_tsv_pairs
     from transformer_core.data.sources import tatoeba
+    from transformer_core.training.evaluate import read_tsv_pairs
 
     path = Path(__file__).parent / "data" / "everyday.tsv"
     rows = [line.split("\t") for line in path.read_text(encoding="utf-8").splitlines()]

@@ -6,9 +6,17 @@ import pytest
 import torch
 
 from transformer_core.model.config import ModelConfig
-from transformer_core.model.decoding import (beam_search, beam_search_batch, default_max_len, filtered_distribution,
-                                             sample_decode, embedding_t, greedy_decode, greedy_decode_batch,
-                                             length_penalty)
+from transformer_core.model.decoding import (
+    beam_search,
+    beam_search_batch,
+    default_max_len,
+    embedding_t,
+    filtered_distribution,
+    greedy_decode,
+    greedy_decode_batch,
+    length_penalty,
+    sample_decode,
+)
 from transformer_core.model.transformer import Transformer
 
 pytestmark = pytest.mark.usefixtures("one_thread")

@@ -10,12 +10,12 @@ import torch
 from torch.overrides import TorchFunctionMode
 from torch.utils import _pytree
 
-from transformer_core.explainer import history as attention_history
-from transformer_core.checkpoints.load import load_checkpoint
 from transformer_core.checkpoints.folder import save_checkpoint
-from transformer_core.model.decoding import beam_search, beam_search_batch, greedy_decode, greedy_decode_batch
+from transformer_core.checkpoints.load import load_checkpoint
+from transformer_core.explainer import history as attention_history
 from transformer_core.explainer.explain import full_trace, teacher_forced_attention, token_losses
 from transformer_core.explainer.translate import translate, translate_lines
+from transformer_core.model.decoding import beam_search, beam_search_batch, greedy_decode, greedy_decode_batch
 
 pytestmark = pytest.mark.usefixtures("one_thread")
 
@@ -42,8 +42,8 @@ def elsewhere():
 @pytest.fixture(scope="module")
 def toy(tmp_path_factory, toy_spm):
     from transformer_core.model.config import ModelConfig
-    from transformer_core.model.transformer import Transformer
     from transformer_core.model.tokenizer import Tokenizer
+    from transformer_core.model.transformer import Transformer
 
     tok = Tokenizer.load(toy_spm)
     torch.manual_seed(0)

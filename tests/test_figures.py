@@ -8,11 +8,11 @@ import torch
 
 from pages.ui import figures
 from pages.ui.export import matrix_frame, safe_filename, to_csv, to_json, unique_labels
+from transformer_core.explainer.toy import batch_qkv, whitespace_batch
 from transformer_core.model.attention import attention_steps
 from transformer_core.model.masks import make_trg_mask
 from transformer_core.model.positional import sinusoidal_encoding
 from transformer_core.training.schedule import lrate_curve
-from transformer_core.explainer.toy import batch_qkv, whitespace_batch
 
 
 def z_of(fig) -> np.ndarray:

@@ -13,15 +13,14 @@ import huggingface_hub
 import pytest
 import torch
 
+from marian_tiny import save_marian, write_vocabulary
 from transformer_core.checkpoints.files import CONFIG, WEIGHTS, CheckpointError
 from transformer_core.checkpoints.load import load_checkpoint
-from transformer_core.model.decoding import beam_search, default_max_len, greedy_decode
 from transformer_core.checkpoints.marian import GENERATION_CONFIG, SOURCE_SPM, TARGET_SPM, TORCH_WEIGHTS, VOCAB
+from transformer_core.explainer.translate import source_ids, translate, translate_lines
+from transformer_core.model.decoding import beam_search, default_max_len, greedy_decode
 from transformer_core.model.masks import make_src_mask
 from transformer_core.model.positional import sinusoidal_encoding
-from transformer_core.explainer.translate import source_ids, translate, translate_lines
-
-from marian_tiny import save_marian, write_vocabulary
 
 transformers = pytest.importorskip("transformers")
 

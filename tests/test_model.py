@@ -7,8 +7,8 @@ from torch import nn
 
 from transformer_core.model.config import ModelConfig
 from transformer_core.model.masks import subsequent_mask
-from transformer_core.model.transformer import Transformer, sizes, state_shapes
 from transformer_core.model.probe import Probe
+from transformer_core.model.transformer import Transformer, sizes, state_shapes
 
 pytestmark = pytest.mark.usefixtures("one_thread")
 

@@ -7,9 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from pages.ui.i18n import strings
-
 from apppages import open_app
+from pages.ui.i18n import strings
 
 pytestmark = pytest.mark.usefixtures("one_thread")
 ROOT = Path(__file__).resolve().parents[1]
@@ -84,7 +83,6 @@ def test_item6_the_grid_title_says_how_the_heads_are_laid_out(lang):
 @pytest.mark.parametrize("lang", ["ko", "en"])
 def test_item7_the_averaged_attention_is_not_called_the_mean_of_the_table(lang):
     """The agreement of the heads' averaged attention is said to be that, beside the table's own mean."""
-    import numpy as np
 
     s = strings(lang)
     at = open_app(lang, tr_kind=s["translate.attr.tab"], tr_attr_method="saliency")

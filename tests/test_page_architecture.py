@@ -13,14 +13,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from apppages import APP, chart_spec, charts
 from pages.ui import figures, sentence
 from pages.ui.i18n import strings
 from pages.ui.theme import token_label
 from transformer_core.checkpoints.load import load_checkpoint
 from transformer_core.explainer import architecture, explain
 from transformer_core.explainer.translate import translate
-
-from apppages import APP, chart_spec, charts
 
 pytestmark = pytest.mark.usefixtures("one_thread")
 

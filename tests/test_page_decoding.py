@@ -4,11 +4,11 @@ StepTrace numbers of translate(…, trace=True)."""
 import numpy as np
 import pytest
 
+from apppages import chart_spec as spec
+from apppages import chart_specs, open_app
 from pages.ui import figures
 from transformer_core.checkpoints.load import load_checkpoint
 from transformer_core.explainer.translate import translate
-
-from apppages import chart_spec as spec, chart_specs, open_app
 
 pytestmark = pytest.mark.usefixtures("one_thread")
 

@@ -12,6 +12,8 @@ import shutil
 import huggingface_hub
 import pytest
 
+from apppages import chart_spec, open_app
+from marian_tiny import marian_config, randomize, write_vocabulary
 from pages.ui.i18n import strings
 from pages.ui.widgets import escape_md
 from transformer_core.checkpoints.load import load_checkpoint
@@ -20,9 +22,6 @@ from transformer_core.explainer import examples, explain
 from transformer_core.explainer.input_check import script
 from transformer_core.explainer.translate import source_ids, translate
 from transformer_core.model.tokenizer import Tokenizer, word_ids, words
-
-from apppages import chart_spec, open_app
-from marian_tiny import marian_config, randomize, write_vocabulary
 
 pytest.importorskip("transformers")
 pytestmark = pytest.mark.usefixtures("one_thread")

@@ -14,6 +14,8 @@ import uuid
 import pytest
 import streamlit as st
 from streamlit.testing.v1 import AppTest
+from test_page_models import ROOT, active, errors, tr, upload, zip_of
+from test_upload import tiny_disk  # noqa: F401 - a fixture: a 64 kB filesystem
 
 from apppages import open_app
 from pages.ui import model_state, sentence
@@ -21,8 +23,6 @@ from transformer_core.checkpoints.files import CARD
 from transformer_core.checkpoints.load import load_checkpoint
 from transformer_core.serving.registry import ModelRegistry, checkpoint_bytes
 from transformer_core.serving.workpool import Busy, WorkPool
-from test_page_models import ROOT, active, errors, tr, upload, zip_of
-from test_upload import tiny_disk  # noqa: F401 - a fixture: a 64 kB filesystem
 
 pytestmark = pytest.mark.usefixtures("one_thread")
 

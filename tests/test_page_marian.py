@@ -11,16 +11,21 @@ import huggingface_hub
 import numpy as np
 import pytest
 
-from pages.ui import figures
-from pages.ui.i18n import strings
-from transformer_core.explainer import explain
-from transformer_core.checkpoints.load import load_checkpoint
-from transformer_core.checkpoints.marian import (FEATURES, GENERATION_CONFIG, README, TOKENIZER_CONFIG, UNSUPPORTED,
-                                                 UnsupportedModel)
-from transformer_core.explainer.translate import translate
-
 from apppages import chart_spec, open_app, translation_text
 from marian_tiny import save_marian, write_vocabulary
+from pages.ui import figures
+from pages.ui.i18n import strings
+from transformer_core.checkpoints.load import load_checkpoint
+from transformer_core.checkpoints.marian import (
+    FEATURES,
+    GENERATION_CONFIG,
+    README,
+    TOKENIZER_CONFIG,
+    UNSUPPORTED,
+    UnsupportedModel,
+)
+from transformer_core.explainer import explain
+from transformer_core.explainer.translate import translate
 
 pytest.importorskip("transformers")
 pytestmark = pytest.mark.usefixtures("one_thread")

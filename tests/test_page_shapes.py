@@ -5,12 +5,12 @@ import numpy as np
 import plotly.graph_objects as go
 import pytest
 
+from apppages import chart_spec as spec
+from apppages import open_app
 from pages.ui import figures
-from transformer_core.explainer import explain
 from transformer_core.checkpoints.load import load_checkpoint
+from transformer_core.explainer import explain
 from transformer_core.explainer.translate import translate
-
-from apppages import chart_spec as spec, open_app
 
 pytestmark = pytest.mark.usefixtures("one_thread")
 

@@ -9,13 +9,13 @@ import plotly.graph_objects as go
 import pytest
 import torch
 
+from apppages import MARK, chart_specs, live_charts, open_app, translation_markdown, translation_text
+from apppages import chart_spec as spec
 from pages.ui import figures, theme
 from pages.ui.i18n import strings
-from transformer_core.explainer import explain
 from transformer_core.checkpoints.load import load_checkpoint
+from transformer_core.explainer import explain
 from transformer_core.explainer.translate import translate
-
-from apppages import MARK, chart_spec as spec, chart_specs, live_charts, open_app, translation_markdown, translation_text
 
 pytestmark = pytest.mark.usefixtures("one_thread")
 

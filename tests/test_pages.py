@@ -12,10 +12,10 @@ import torch
 from streamlit.testing.v1 import AppTest
 
 from apppages import chart as drawn_chart
+from transformer_core.explainer.toy import whitespace_batch
 from transformer_core.model.masks import make_src_mask, make_trg_mask
 from transformer_core.model.positional import sinusoidal_encoding
 from transformer_core.training.schedule import lrate_curve
-from transformer_core.explainer.toy import whitespace_batch
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -299,8 +299,8 @@ def tiny_checkpoints(tmp_path_factory, toy_spm):
     """A checkpoints/ folder with one tiny, untrained model (enough to trace its heads)."""
     from transformer_core.checkpoints.folder import save_checkpoint
     from transformer_core.model.config import ModelConfig
-    from transformer_core.model.transformer import Transformer
     from transformer_core.model.tokenizer import Tokenizer
+    from transformer_core.model.transformer import Transformer
 
     torch.manual_seed(0)
     cfg = ModelConfig(vocab_size=Tokenizer.load(toy_spm).vocab_size, d_model=16, n_heads=2, n_encoder_layers=1,
@@ -350,11 +350,11 @@ def test_masks_with_the_model_tokenizer(tiny_checkpoints, monkeypatch):
 def test_training_plays_back_attention_being_learned(tmp_path, toy_spm, toy_pairs, monkeypatch, lang):
     """A checkpoint with attention_history.safetensors: the Training page's step slider and play button
     run over frames holding exactly the recorded weights, the loss marker at each step."""
-    from transformer_core.explainer import history
     from transformer_core.checkpoints.folder import save_checkpoint
+    from transformer_core.explainer import history
     from transformer_core.model.config import ModelConfig
-    from transformer_core.model.transformer import Transformer
     from transformer_core.model.tokenizer import Tokenizer
+    from transformer_core.model.transformer import Transformer
 
     tok = Tokenizer.load(toy_spm)
     cfg = ModelConfig(vocab_size=tok.vocab_size, d_model=16, n_heads=2, n_encoder_layers=1, n_decoder_layers=2,
@@ -572,8 +572,8 @@ def test_decoding_page_what_if_and_sampling(lang):
     assert at.number_input(key="dec_seed").value == 12 and at.dataframe[-1].value.iloc[:, 0].tolist() == [12, 13, 14, 15, 16]
     # the first step's distribution after each filter in turn, as sampling computes it
     from transformer_core.checkpoints.load import load_checkpoint
-    from transformer_core.model.decoding import filtered_distribution, first_log_probs
     from transformer_core.explainer.translate import source_ids
+    from transformer_core.model.decoding import filtered_distribution, first_log_probs
     at.slider(key="dec_temp").set_value(1.5)
     at.slider(key="dec_topk_k").set_value(4)
     at.slider(key="dec_topp").set_value(0.5).run()
@@ -594,8 +594,8 @@ def test_decoding_page_what_if_and_sampling(lang):
 def test_gradients_beside_attention_on_the_home_page(lang):
     """The 'gradients vs attention' tab draws each predicted token's attribution on the cross-attention's
     axes (rows sum to 1 as attention's do) and says how far each head agrees."""
-    from transformer_core.explainer import attribution
     from transformer_core.checkpoints.load import load_checkpoint
+    from transformer_core.explainer import attribution
     from transformer_core.explainer.translate import translate
 
     s = load(lang)

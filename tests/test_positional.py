@@ -4,8 +4,13 @@ import math
 import pytest
 import torch
 
-from transformer_core.model.positional import (check_criteria, encoding_table, frequencies, rotation_matrix,
-                                               sinusoidal_encoding)
+from transformer_core.model.positional import (
+    check_criteria,
+    encoding_table,
+    frequencies,
+    rotation_matrix,
+    sinusoidal_encoding,
+)
 
 
 def test_table_for_d_model_4_by_hand():

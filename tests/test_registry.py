@@ -13,8 +13,15 @@ import torch
 
 from transformer_core.checkpoints import seen
 from transformer_core.checkpoints.load import load_checkpoint
-from transformer_core.serving.registry import (MAX_EVICTED_NOTES, MB, ModelRegistry, NoRoom, TooLarge,
-                                              checkpoint_bytes, tensor_bytes)
+from transformer_core.serving.registry import (
+    MAX_EVICTED_NOTES,
+    MB,
+    ModelRegistry,
+    NoRoom,
+    TooLarge,
+    checkpoint_bytes,
+    tensor_bytes,
+)
 
 
 def test_per_owner_bound_evicts_the_owners_least_recently_used():

@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 import torch
 
-from transformer_core.serving import runs
-from transformer_core.checkpoints.load import load_checkpoint
 from transformer_core.checkpoints.folder import save_checkpoint
+from transformer_core.checkpoints.load import load_checkpoint
 from transformer_core.model.transformer import Transformer
+from transformer_core.serving import runs
 from transformer_core.serving.workpool import WorkPool
 
 pytestmark = pytest.mark.usefixtures("one_thread")

@@ -11,18 +11,23 @@ import zipfile
 import pytest
 import torch
 from safetensors.torch import save_file
+from test_upload import COMMIT
+from test_upload import hf_cache as cached
 
 from pages.ui.i18n import strings
 from security_probe import baseline_mb, run_probe
-from test_upload import COMMIT
-from test_upload import hf_cache as cached
 from transformer_core.checkpoints import hub
 from transformer_core.checkpoints.files import CARD, CONFIG, EXAMPLES, TOKENIZER, TRAINING, WEIGHTS, CheckpointError
 from transformer_core.checkpoints.load import load_checkpoint
+from transformer_core.checkpoints.upload import (
+    UploadError,
+    UploadLimits,
+    check_folder,
+    checkpoint_error_kind,
+    load_upload,
+)
 from transformer_core.model.config import ModelConfig
 from transformer_core.serving import cost
-from transformer_core.checkpoints.upload import (UploadError, UploadLimits, check_folder, checkpoint_error_kind,
-                                                 load_upload)
 
 pytestmark = pytest.mark.usefixtures("one_thread")
 

@@ -31,8 +31,8 @@ import torch
 from st_client import Tab, rss_mb, served
 from transformer_core.checkpoints.folder import save_checkpoint
 from transformer_core.model.config import ModelConfig
-from transformer_core.model.transformer import Transformer
 from transformer_core.model.tokenizer import Tokenizer
+from transformer_core.model.transformer import Transformer
 
 MB = 1024 * 1024
 
@@ -255,8 +255,8 @@ def test_the_page_comes_back_after_a_server_restart_with_the_model_and_language_
     reconnects by itself, the page runs again, and shows the same model in the same language."""
     from playwright.sync_api import sync_playwright
 
-    from streamlit_proc import CHROMIUM_ARGS, stop
     from st_client import port, start
+    from streamlit_proc import CHROMIUM_ARGS, stop
 
     at_port = port()
     url, proc = start(tmp_path, toy_checkpoints, {}, at_port)

@@ -5,8 +5,15 @@ import pytest
 import torch
 
 from transformer_core.model.config import ModelConfig
-from transformer_core.model.tokenizer import (Tokenizer, TokenizerError, merge_to_words, normalize, train_tokenizer,
-                                              word_ids, words)
+from transformer_core.model.tokenizer import (
+    Tokenizer,
+    TokenizerError,
+    merge_to_words,
+    normalize,
+    train_tokenizer,
+    word_ids,
+    words,
+)
 
 TEXTS = [
     "I don’t like apples.", "Ich mag keine Äpfel.",

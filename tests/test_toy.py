@@ -1,7 +1,7 @@
 import torch
 
-from transformer_core.model.masks import make_trg_mask
 from transformer_core.explainer.toy import batch_qkv, causal_leak, mask_for, pad_batch, whitespace_batch
+from transformer_core.model.masks import make_trg_mask
 
 
 def test_whitespace_batch_pads_with_zero():

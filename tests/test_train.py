@@ -14,11 +14,11 @@ from huggingface_hub import ModelCard
 from safetensors.torch import load_file, save_file
 from torch import nn
 
+from transformer_core.checkpoints.files import CARD, LOG
+from transformer_core.checkpoints.load import load_checkpoint
+from transformer_core.checkpoints.model_card import card_body
 from transformer_core.data.batching import collate
 from transformer_core.explainer import history as attention_history
-from transformer_core.checkpoints.files import CARD, LOG
-from transformer_core.checkpoints.model_card import card_body
-from transformer_core.checkpoints.load import load_checkpoint
 from transformer_core.model.config import ModelConfig
 from transformer_core.model.decoding import greedy_decode, greedy_decode_batch
 from transformer_core.model.transformer import Transformer

@@ -2,8 +2,15 @@ import json
 
 import pytest
 
-from transformer_core.training.trainlog import (LogPathError, continued_text, find_logs, parse_log, read_log,
-                                                resolve_log_path, round_starts_of)
+from transformer_core.training.trainlog import (
+    LogPathError,
+    continued_text,
+    find_logs,
+    parse_log,
+    read_log,
+    resolve_log_path,
+    round_starts_of,
+)
 
 
 def _write(path, rows, tail=""):

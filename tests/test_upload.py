@@ -23,8 +23,18 @@ from safetensors.torch import load_file, save_file
 from transformer_core.checkpoints import hub
 from transformer_core.checkpoints.files import CARD, CONFIG, FILES, LOG, TOKENIZER, WEIGHTS, CheckpointError
 from transformer_core.checkpoints.load import load_checkpoint
-from transformer_core.checkpoints.upload import (MB, UploadError, UploadLimits, check_folder, checkpoint_error_kind,
-                                                 copy_capped, load_upload, sniff_weights, stage_upload, sweep_stale)
+from transformer_core.checkpoints.upload import (
+    MB,
+    UploadError,
+    UploadLimits,
+    check_folder,
+    checkpoint_error_kind,
+    copy_capped,
+    load_upload,
+    sniff_weights,
+    stage_upload,
+    sweep_stale,
+)
 
 pytestmark = pytest.mark.usefixtures("one_thread")
 

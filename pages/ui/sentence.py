@@ -34,12 +34,12 @@ from __future__ import annotations
 
 import streamlit as st
 
+from transformer_core.checkpoints.files import Checkpoint
 from transformer_core.explainer import examples as default_examples
 from transformer_core.explainer import explain, input_check
-from transformer_core.serving import cost, runs, share
-from transformer_core.checkpoints.files import Checkpoint
-from transformer_core.model.tokenizer import wrap_source
 from transformer_core.explainer.translate import source_ids, split_sentences
+from transformer_core.model.tokenizer import wrap_source
+from transformer_core.serving import cost, runs, share
 from transformer_core.serving.registry import python_bytes
 from transformer_core.serving.workpool import Busy, WorkPool, cores
 

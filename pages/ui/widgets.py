@@ -20,13 +20,14 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from .export import Data, matrix_frame, safe_filename, to_csv, to_json
-from .i18n import current_lang, t
-from . import theme
-from .live_chart import live_chart
 from transformer_core.serving.cost import MAX_BYTES, MAX_SECONDS, MB, RunTooLarge
 from transformer_core.serving.share import OverShare
 from transformer_core.serving.workpool import Busy
+
+from . import theme
+from .export import Data, matrix_frame, safe_filename, to_csv, to_json
+from .i18n import current_lang, t
+from .live_chart import live_chart
 
 PAGE_KEY = "atlas_page"          # set by app.py to the current page's url_path
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import seen
 from ..model.config import ModelConfig
 from ..model.decoding import ALPHA, BEAM
 from ..model.tokenizer import Tokenizer
 from ..model.transformer import Transformer
+from . import seen
 
 CONFIG, WEIGHTS, TOKENIZER, LOG, CARD, EXAMPLES, TRAINING, HISTORY = (
     "config.json", "model.safetensors", "spm.model", "train_log.jsonl",

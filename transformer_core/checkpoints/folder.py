@@ -11,13 +11,26 @@ from pathlib import Path
 import torch
 from safetensors.torch import load_file, save_file
 
-from . import quantized, seen
-from .files import (CARD, CONFIG, EXAMPLES, GOLD, MAX_GOLD_BYTES, OLD_CARD, REQUIRED, TOKENIZER, TRAINING, WEIGHTS,
-                    Checkpoint, CheckpointError, read_card)
-from .validate import check_names_and_shapes, check_state, read_json, read_safetensors, safetensors_header
 from ..model.config import ConfigError, ModelConfig
 from ..model.tokenizer import Tokenizer, TokenizerError
 from ..model.transformer import Transformer, from_state, state_shapes
+from . import quantized, seen
+from .files import (
+    CARD,
+    CONFIG,
+    EXAMPLES,
+    GOLD,
+    MAX_GOLD_BYTES,
+    OLD_CARD,
+    REQUIRED,
+    TOKENIZER,
+    TRAINING,
+    WEIGHTS,
+    Checkpoint,
+    CheckpointError,
+    read_card,
+)
+from .validate import check_names_and_shapes, check_state, read_json, read_safetensors, safetensors_header
 
 
 def save_weights(model: Transformer, path: Path) -> None:

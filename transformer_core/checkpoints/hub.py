@@ -31,10 +31,10 @@ from pathlib import Path
 
 from . import marian
 from .files import CARD, FILES, OLD_CARD, TRAINING, WEIGHTS, Checkpoint, CheckpointError
-from .validate import file_cap
 from .load import load_checkpoint
 from .prepare import prepare
 from .upload import UploadError, UploadLimits, load_checked, mb
+from .validate import file_cap
 
 _TRUE = ("1", "true", "yes", "on")
 COMMIT = re.compile(r"[0-9a-f]{40}")
@@ -147,8 +147,12 @@ def snapshot(repo_id: str, revision: str | None = None, cache_dir: str | Path | 
              local_files_only: bool = False, limits: UploadLimits | None = None) -> Path:
     """The folder of the repo's checkpoint files in the Hugging Face cache (downloaded if allowed)."""
     from huggingface_hub import constants, snapshot_download
-    from huggingface_hub.errors import (HfHubHTTPError, LocalEntryNotFoundError, RepositoryNotFoundError,
-                                        RevisionNotFoundError)
+    from huggingface_hub.errors import (
+        HfHubHTTPError,
+        LocalEntryNotFoundError,
+        RepositoryNotFoundError,
+        RevisionNotFoundError,
+    )
     from huggingface_hub.utils import HFValidationError
 
     repo_id = (repo_id or "").strip()

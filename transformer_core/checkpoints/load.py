@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from . import folder as own, marian
+from . import folder as own
+from . import marian
 from .files import CONFIG, FILES, Checkpoint, CheckpointError
 from .validate import check_file_sizes, read_json
 

@@ -26,12 +26,12 @@ from pathlib import Path
 import sentencepiece as spm
 import torch
 
+from ..model.config import LANGUAGE, ConfigError, ModelConfig
+from ..model.positional import sinusoidal_encoding
+from ..model.transformer import Transformer, state_shapes
 from . import quantized, validate
 from .files import CARD, CONFIG, WEIGHTS, Checkpoint, CheckpointError, read_card
 from .validate import MAX_TENSORS, check_names_and_shapes, check_state, read_safetensors, safetensors_header
-from ..model.config import LANGUAGE, ConfigError, ModelConfig
-from ..model.transformer import Transformer, state_shapes
-from ..model.positional import sinusoidal_encoding
 
 VOCAB, SOURCE_SPM, TARGET_SPM = "vocab.json", "source.spm", "target.spm"
 TORCH_WEIGHTS = "pytorch_model.bin"       # the older format: a torch.save zip, read with weights_only=True

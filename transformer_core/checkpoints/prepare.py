@@ -23,14 +23,14 @@ from pathlib import Path
 import torch
 from safetensors.torch import save_file
 
-from . import marian
-from .files import CARD, CONFIG, FILES, PREPARED, WEIGHTS, Checkpoint, CheckpointError
-from .load import load_checkpoint
-from .quantized import read_prepared
 from ..model.config import base_language
 from ..model.decoding import greedy_decode
 from ..model.quantize import SCHEMES, quantize_model, scheme_of
 from ..model.tokenizer import wrap_source
+from . import marian
+from .files import CARD, CONFIG, FILES, PREPARED, WEIGHTS, Checkpoint, CheckpointError
+from .load import load_checkpoint
+from .quantized import read_prepared
 
 COPIED = tuple(dict.fromkeys((*FILES, *marian.FILES, marian.README, CARD, CONFIG)))  # every known file, once
 TIMING_SENTENCES = {"en": "I like apples, and my brother likes bananas.", "ko": "나는 사과를 좋아하고, 남동생은 바나나를 좋아한다.",

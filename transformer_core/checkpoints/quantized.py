@@ -13,11 +13,11 @@ from pathlib import Path
 
 import torch
 
-from .files import PREPARED, CheckpointError
-from .validate import QUANTIZED_DTYPES, check_names_and_shapes, read_json, read_safetensors, safetensors_header
 from ..model.config import ModelConfig
 from ..model.quantize import SCHEMES, build_quantized, quantized_shapes
 from ..model.transformer import Transformer
+from .files import PREPARED, CheckpointError
+from .validate import QUANTIZED_DTYPES, check_names_and_shapes, read_json, read_safetensors, safetensors_header
 
 UNTIED = {"src_embedding.weight_q": "share_src_embedding", "output.weight_q": "tie_output"}  # present: not shared
 

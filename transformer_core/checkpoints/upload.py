@@ -47,8 +47,8 @@ from typing import BinaryIO
 
 from . import marian
 from .files import CONFIG, FILES, REQUIRED, WEIGHTS, Checkpoint, CheckpointError
-from .validate import file_cap, read_json
 from .load import load_checkpoint
+from .validate import file_cap, read_json
 
 MB = 1024 * 1024
 CHUNK = 1 * MB
@@ -89,7 +89,7 @@ class UploadLimits:
         return self.max_model_bytes or 2 * self.max_file_bytes + 64 * MB
 
     @classmethod
-    def from_env(cls, environ=None) -> "UploadLimits":
+    def from_env(cls, environ=None) -> UploadLimits:
         """ATLAS_UPLOAD_MAX_MB (total, default 200) and ATLAS_UPLOAD_MAX_FILE_MB (each file, default: the total)."""
         environ = os.environ if environ is None else environ
 

@@ -44,8 +44,8 @@ from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 
-from .sources import Corpus, DataError, Pair, auf_deutsch, classroom, ding, docs, files, tatoeba
 from ..model.tokenizer import Tokenizer, TokenizerError, normalize, train_tokenizer
+from .sources import Corpus, DataError, Pair, auf_deutsch, classroom, ding, docs, files, tatoeba
 
 SOURCES = {
     "classroom": classroom,  # generated everyday sentences with gold alignments, en -> ko or de

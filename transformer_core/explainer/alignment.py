@@ -20,10 +20,10 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from .explain import teacher_forced_attention
-from .examples import lecture
-from ..model.transformer import Transformer
 from ..model.tokenizer import Tokenizer, merge_to_words, word_ids
+from ..model.transformer import Transformer
+from .examples import lecture
+from .explain import teacher_forced_attention
 
 Links = set[tuple[int, int]]
 

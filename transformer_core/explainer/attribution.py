@@ -24,12 +24,12 @@ import numpy as np
 import pandas as pd
 import torch
 
-from . import alignment
 from ..checkpoints.files import Checkpoint, CheckpointError
 from ..checkpoints.load import load_checkpoint
 from ..model.decoding import eval_mode
 from ..model.masks import make_src_mask, make_trg_mask
 from ..model.transformer import Transformer
+from . import alignment
 
 METHODS = ("saliency", "input_x_gradient", "integrated_gradients")
 STEPS = 32                  # integrated gradients: points on the path from 0 to x (midpoints)

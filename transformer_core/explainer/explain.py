@@ -16,9 +16,9 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from ..model.transformer import Transformer
 from ..model.probe import KINDS, Probe
 from ..model.tokenizer import merge_to_words, word_ids, words
+from ..model.transformer import Transformer
 
 ATTENTION_KINDS = tuple(KINDS)            # ("enc_self", "dec_self", "cross")
 

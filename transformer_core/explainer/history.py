@@ -21,10 +21,10 @@ from safetensors.numpy import load_file, save_file
 
 from ..checkpoints.files import HISTORY, CheckpointError
 from ..checkpoints.validate import safetensors_header
+from ..model.tokenizer import Tokenizer
+from ..model.transformer import Transformer
 from .examples import lecture
 from .explain import ATTENTION_KINDS, teacher_forced_attention
-from ..model.transformer import Transformer
-from ..model.tokenizer import Tokenizer
 
 MAX_RECORDS = 400
 MAX_BYTES = 16 << 20        # a file larger than this is not read

@@ -6,7 +6,6 @@ import re
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
-
 ACTIVATIONS = ("relu", "gelu", "swish")      # swish(x) = x·sigmoid(x), also called SiLU
 SINUSOID_LAYOUTS = ("interleaved", "halves")
 LANGUAGE = re.compile(r"[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8}){0,3}")   # a BCP-47-like code: en, ko, pt-BR, zh-Hant
@@ -57,7 +56,7 @@ class ModelConfig:
     def d_k(self) -> int:
         return self.d_model // self.n_heads
 
-    def validate(self) -> "ModelConfig":
+    def validate(self) -> ModelConfig:
         ints = ("vocab_size", "d_model", "n_heads", "n_encoder_layers", "n_decoder_layers", "d_ff", "max_len")
         for name in ints:
             value = getattr(self, name)
@@ -95,7 +94,7 @@ class ModelConfig:
         Path(path).write_text(self.to_json(), encoding="utf-8")
 
     @classmethod
-    def from_dict(cls, data: dict) -> "ModelConfig":
+    def from_dict(cls, data: dict) -> ModelConfig:
         if not isinstance(data, dict):
             raise ConfigError("config.json must hold a JSON object")
         known = {f.name for f in fields(cls)}
@@ -105,7 +104,7 @@ class ModelConfig:
         return cls(**data).validate()
 
     @classmethod
-    def load(cls, path: str | Path) -> "ModelConfig":
+    def load(cls, path: str | Path) -> ModelConfig:
         try:
             data = json.loads(Path(path).read_text(encoding="utf-8"))
         except (UnicodeDecodeError, json.JSONDecodeError) as err:

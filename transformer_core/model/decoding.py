@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 import torch
 
 from .masks import make_src_mask
-from .transformer import Transformer
 from .probe import Probe
+from .transformer import Transformer
 
 BEAM, ALPHA = 4, 0.6      # the paper's beam width and length penalty α; a checkpoint may bring its own
 

@@ -76,7 +76,7 @@ class QuantLinear(nn.Module):
         self.bias = nn.Parameter(torch.empty(out_features), requires_grad=False) if bias else None
 
     @classmethod
-    def from_float(cls, linear: nn.Linear, scheme: str) -> "QuantLinear":
+    def from_float(cls, linear: nn.Linear, scheme: str) -> QuantLinear:
         out = cls(linear.in_features, linear.out_features, scheme, linear.bias is not None)
         if linear.weight.is_meta:                   # a skeleton (build_quantized): its tensors come from a file
             return out
@@ -113,7 +113,7 @@ class QuantEmbedding(nn.Module):
         self.register_buffer("scale", torch.empty(num_embeddings) if scheme == "int8" else None)
 
     @classmethod
-    def from_float(cls, embedding: nn.Embedding, scheme: str) -> "QuantEmbedding":
+    def from_float(cls, embedding: nn.Embedding, scheme: str) -> QuantEmbedding:
         out = cls(embedding.num_embeddings, embedding.embedding_dim, scheme)
         if embedding.weight.is_meta:
             return out

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import io
 import unicodedata
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Iterable, Sequence
 
 import sentencepiece as spm
 import torch
@@ -60,7 +60,7 @@ class Tokenizer:
         self.sp = sp
 
     @classmethod
-    def from_serialized(cls, data: bytes) -> "Tokenizer":
+    def from_serialized(cls, data: bytes) -> Tokenizer:
         sp = spm.SentencePieceProcessor()
         try:
             sp.LoadFromSerializedProto(data)
@@ -69,7 +69,7 @@ class Tokenizer:
         return cls(sp)
 
     @classmethod
-    def load(cls, path: str | Path) -> "Tokenizer":
+    def load(cls, path: str | Path) -> Tokenizer:
         path = Path(path)
         if not path.is_file():
             raise TokenizerError(f"SentencePiece model not found: {path.name}")

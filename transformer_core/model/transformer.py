@@ -19,7 +19,6 @@ from .masks import make_src_mask, make_trg_mask
 from .positional import sinusoidal_encoding
 from .probe import Probe
 
-
 ACTIVATIONS = {"relu": torch.relu, "gelu": F.gelu, "swish": F.silu}  # config.ACTIVATIONS
 
 

@@ -66,11 +66,11 @@ class Cost:
     def fits(self) -> bool:
         return self.seconds <= MAX_SECONDS and self.nbytes <= MAX_BYTES
 
-    def __add__(self, other: "Cost") -> "Cost":
+    def __add__(self, other: Cost) -> Cost:
         """Two parts run one after the other: their work adds up, the larger peak counts."""
         return Cost(self.flops + other.flops, self.seconds + other.seconds, max(self.nbytes, other.nbytes))
 
-    def holding(self, nbytes: int) -> "Cost":
+    def holding(self, nbytes: int) -> Cost:
         """The same run, holding nbytes more throughout."""
         return Cost(self.flops, self.seconds, self.nbytes + nbytes)
 

@@ -105,7 +105,7 @@ class ModelRegistry:
         self._evicted: dict[str, list[str]] = {}
 
     @classmethod
-    def from_env(cls, environ=None) -> "ModelRegistry":
+    def from_env(cls, environ=None) -> ModelRegistry:
         """ATLAS_MODELS_PER_SESSION (3), ATLAS_MODELS_MAX (24), ATLAS_MODELS_MAX_MB (384: docs/security.md)."""
         number = env_numbers(environ)
         return cls(int(number("ATLAS_MODELS_PER_SESSION", 3)), int(number("ATLAS_MODELS_MAX", 24)),

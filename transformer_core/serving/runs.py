@@ -28,12 +28,12 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from . import cost
-from ..explainer import architecture, attribution, confidence, explain
 from ..checkpoints.files import Checkpoint
 from ..checkpoints.load import load_checkpoint
-from ..model.decoding import filtered_distribution, first_log_probs, greedy_decode, sample_decode
+from ..explainer import architecture, attribution, confidence, explain
 from ..explainer.translate import source_ids, translate
+from ..model.decoding import filtered_distribution, first_log_probs, greedy_decode, sample_decode
+from . import cost
 
 
 def checked_source(ckpt: Checkpoint, text: str, kind: str, beam: int = 1, **sizes) -> list[int]:

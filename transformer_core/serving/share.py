@@ -42,7 +42,7 @@ class ComputeShare:
         self._runs: dict[str, deque[tuple[float, float]]] = defaultdict(deque)   # owner -> (ended at, seconds)
 
     @classmethod
-    def from_env(cls, environ=None) -> "ComputeShare":
+    def from_env(cls, environ=None) -> ComputeShare:
         number = env_numbers(environ)
         return cls(number("ATLAS_SESSION_COMPUTE_S", 20.0), number("ATLAS_SESSION_WINDOW_S", 60.0))
 

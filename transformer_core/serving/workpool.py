@@ -88,20 +88,20 @@ class WorkPool:
         broken.shutdown(wait=False, cancel_futures=True)
 
     @classmethod
-    def from_env(cls, environ=None) -> "WorkPool":
+    def from_env(cls, environ=None) -> WorkPool:
         """ATLAS_COMPUTE_WORKERS (the cores), ATLAS_COMPUTE_QUEUE (16 per worker), ATLAS_COMPUTE_TIMEOUT_S (30)."""
         number = env_numbers(environ)
         return cls._sized(number, int(number("ATLAS_COMPUTE_WORKERS", cores())))
 
     @classmethod
-    def _sized(cls, number, workers: int, processes: bool = False, **start) -> "WorkPool":
+    def _sized(cls, number, workers: int, processes: bool = False, **start) -> WorkPool:
         """A pool of `workers` with ATLAS_COMPUTE_QUEUE (16 per worker) and ATLAS_COMPUTE_TIMEOUT_S (30)."""
         return cls(workers, int(number("ATLAS_COMPUTE_QUEUE", 16 * max(1, workers))),
                    number("ATLAS_COMPUTE_TIMEOUT_S", 30), processes, **start)
 
     @classmethod
     def processes_from_env(cls, environ=None, variable: str = "ATLAS_COMPUTE_PROCESSES", default: int | None = None,
-                           **start) -> "WorkPool | None":
+                           **start) -> WorkPool | None:
         """`variable` worker processes (default: the cores less one, which Streamlit's own thread needs), with
         the queue and time limit of from_env() and start (initializer, initargs); None for 0 (one core: use
         threads), and where processes cannot be made."""

@@ -18,12 +18,12 @@ from pathlib import Path
 from ..checkpoints.files import TOKENIZER, WEIGHTS, Checkpoint, CheckpointError
 from ..checkpoints.folder import average_weights, same_tokenizer, save_checkpoint, write_card
 from ..checkpoints.load import load_checkpoint
+from ..checkpoints.model_card import KO_HEADING, card_body, dataset_names, metadata, scores_table, with_metadata
 from ..data.sources import DataError
 from ..data.sources.files import read_split
-from .evaluate import score
-from ..model.transformer import Transformer
-from ..checkpoints.model_card import KO_HEADING, card_body, dataset_names, metadata, scores_table, with_metadata
 from ..explainer.translate import translate_lines
+from ..model.transformer import Transformer
+from .evaluate import score
 
 
 def check_compatible(ckpts: list[Checkpoint]) -> None:

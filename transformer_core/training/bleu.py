@@ -17,7 +17,7 @@ import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 
 from sacrebleu.metrics.bleu import BLEU
 from sacrebleu.metrics.helpers import extract_all_word_ngrams
@@ -69,7 +69,7 @@ class BleuBreakdown:
         return [row for row in self.ngrams if row.clipped > 0]
 
 
-@lru_cache(maxsize=None)
+@cache
 def metric(tokenize: str = "13a", lowercase: bool = False, smooth_method: str = "exp",
            effective_order: bool = False) -> BLEU:
     """One sacrebleu BLEU per setting, for the life of the process.  sacrebleu's tokenizers memoise

@@ -19,10 +19,10 @@ from sacrebleu.significance import PairedTest
 
 from ..checkpoints.files import CheckpointError
 from ..checkpoints.load import load_checkpoint
-from ..data.sources.files import read_split
 from ..checkpoints.model_card import record
-from ..model.config import base_language
+from ..data.sources.files import read_split
 from ..explainer.translate import translate_lines
+from ..model.config import base_language
 
 
 def bleu_tokenize(lang: str) -> str:

@@ -23,9 +23,9 @@ from pathlib import Path
 import torch
 
 from ..checkpoints.load import load_checkpoint
+from ..checkpoints.model_card import record
 from ..data.sources.files import read_split
 from .evaluate import chrf_p_value, read_tsv_pairs, score, translate_all
-from ..checkpoints.model_card import record
 
 
 def _named(text: str) -> tuple[str, str]:

@@ -30,23 +30,23 @@ import torch.fx.experimental._config  # noqa: F401 - use_duck_shape, set for --c
 from torch import nn
 from tqdm import tqdm
 
-from ..explainer import history as attention_history
 from ..checkpoints import seen
-from ..data.batching import collate, make_batches
 from ..checkpoints.files import LOG, TOKENIZER, TRAINING, Checkpoint, CheckpointError
 from ..checkpoints.folder import average_weights, same_tokenizer, save_checkpoint, save_weights
 from ..checkpoints.load import load_checkpoint
-from ..model.config import ModelConfig
+from ..checkpoints.model_card import render_card
+from ..data.batching import collate, make_batches
 from ..data.sources.files import read_split
+from ..explainer import history as attention_history
+from ..explainer.translate import translate_lines
+from ..model.config import ModelConfig
 from ..model.decoding import greedy_decode_batch
+from ..model.tokenizer import SAMPLE_NBEST, Tokenizer
+from ..model.transformer import Transformer
 from . import trainlog
 from .evaluate import score
-from ..model.transformer import Transformer
-from ..checkpoints.model_card import render_card
 from .schedule import lrate
-from ..model.tokenizer import SAMPLE_NBEST, Tokenizer
 from .transplant import transplant
-from ..explainer.translate import translate_lines
 
 
 def parse_args(argv=None):

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import torch
 
-from ..model.transformer import Transformer
 from ..model.tokenizer import WORD_START, Tokenizer
+from ..model.transformer import Transformer
 
 
 def remap_embedding(old: torch.Tensor, old_tok: Tokenizer, new_tok: Tokenizer) -> tuple[torch.Tensor, int]:

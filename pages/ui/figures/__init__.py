@@ -10,11 +10,22 @@ Conventions
 - −∞ (masked scores) is drawn as a blank cell with the text given in masked_text (e.g. "−∞").
 - Every title and axis title is passed in by the caller (from the i18n files).
 """
-from .base import escape, as_array, heatmap, line_figure, bar_figure, histogram_figure, tick_labels, mask_trace
 from .architecture import architecture_svg, residual_figure, top_next_figure
-from .attention import (GRID_GAP, GRID_TICK_LIMIT, attention_grid, grid_panel, grid_window, attention_heatmap, ALIGN_BINS,
-                        alignment_figure, matrix_panels, position_stats_figure, cost_figure)
+from .attention import (
+                        ALIGN_BINS,
+                        GRID_GAP,
+                        GRID_TICK_LIMIT,
+                        alignment_figure,
+                        attention_grid,
+                        attention_heatmap,
+                        cost_figure,
+                        grid_panel,
+                        grid_window,
+                        matrix_panels,
+                        position_stats_figure,
+)
+from .base import as_array, bar_figure, escape, heatmap, histogram_figure, line_figure, mask_trace, tick_labels
 from .decoding import probability_text, topk_figure
-from .masks import mask_heatmap, batch_mask_heatmap, scores_heatmap, leak_figure
-from .positional import pe_waves, pe_heatmap, similarity_heatmap, rotation_figure, encoding_figure
-from .training import lr_figure, log_figure, history_figure, smoothing_figure
+from .masks import batch_mask_heatmap, leak_figure, mask_heatmap, scores_heatmap
+from .positional import encoding_figure, pe_heatmap, pe_waves, rotation_figure, similarity_heatmap
+from .training import history_figure, log_figure, lr_figure, smoothing_figure

@@ -2,8 +2,8 @@
 side by side, per-position statistics and the cost of attention against sequence length."""
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 import textwrap
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import plotly.graph_objects as go
@@ -12,7 +12,6 @@ from transformer_core.serving.cost import FIGURE_CELLS
 
 from ..theme import DIVERGING, FOCUS_DIM, FONT_SIZE, PALETTE, SEQUENTIAL
 from .base import _axis_suffix, _faded, _hover, _rounded, _unit, as_array, escape, line_figure, mask_trace, tick_labels
-
 
 GRID_GAP = "\u200b\u2060"       # invisible category names (made unique by repetition) for the blanks between panels
 

@@ -1,8 +1,8 @@
 """Decoding: the next-token probabilities of a step, with their digits and logs."""
 from __future__ import annotations
 
-from collections.abc import Sequence
 import math
+from collections.abc import Sequence
 
 import plotly.graph_objects as go
 

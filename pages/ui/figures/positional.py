@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from plotly.subplots import make_subplots
 import numpy as np
 import plotly.graph_objects as go
+from plotly.subplots import make_subplots
 
 from ..theme import DIVERGING, PALETTE, SEQUENTIAL
 from .base import _layout, as_array, escape, heatmap, line_figure

@@ -3,13 +3,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from plotly.subplots import make_subplots
 import numpy as np
 import plotly.graph_objects as go
+from plotly.subplots import make_subplots
 
 from ..theme import PALETTE, SEQUENTIAL
 from .base import _hover, _layout, as_array, bar_figure, escape, line_figure, tick_labels
-
 
 ROUND_NUMBER_GAP = 0.1      # of the steps a panel spans: a number closer than that to the last one shown is left out
 

@@ -167,7 +167,7 @@ class Lexicon:
     def entries(self):
         return (*self.nouns, *self.places, *self.verbs, *self.adjectives, *self.times, *self.names, *self.numbers)
 
-    def without(self, ids: set[str]) -> "Lexicon":
+    def without(self, ids: set[str]) -> Lexicon:
         """The lexicon less the lemmas whose id is in ids."""
         keep = lambda items: tuple(item for item in items if item.id not in ids)  # noqa: E731
         return Lexicon(*(keep(getattr(self, name)) for name in self.__dataclass_fields__))

@@ -6,7 +6,7 @@ from __future__ import annotations
 from .. import english, german, korean
 from ..sentence import Example, chunk
 from .clause import Clause, obj_de, obj_en, obj_ko
-from .gen import Gen, KO_DESCRIPTIVE
+from .gen import KO_DESCRIPTIVE, Gen
 from .textbook import person
 from .verbs import DeVerb, de_clause, de_verb
 

@@ -1,26 +1,49 @@
 """FRAMES: every frame by name, and build(), which makes one example of a frame."""
 from __future__ import annotations
 
-from typing import Callable
 import random
+from collections.abc import Callable
 
 from .. import english
 from ..lexicon import Lexicon
 from ..sentence import Example
 from .directions import directions
-from .gen import Gen, TENSES
 from .experience import experience
 from .expressions import free_time, good_luck, see_you, thanks
+from .gen import TENSES, Gen
 from .health import hurts, illness
 from .instructions import instruction
-from .shopping import opening_hours, price, temperature, whose
-from .linked import (because_of, but_clauses, comparative, consequence, feeling_because, opinion, reason, so_please,
-                     two_clauses)
+from .linked import (
+    because_of,
+    but_clauses,
+    comparative,
+    consequence,
+    feeling_because,
+    opinion,
+    reason,
+    so_please,
+    two_clauses,
+)
 from .questions import how_many, wh_adverb, wh_what, wh_where, where_is
 from .requests import can_i_have, can_you_please, imperative, lets, modal
+from .shopping import opening_hours, price, temperature, whose
 from .statements import be_adjective, be_noun, question, statement, there_is, this_is, two_adjectives
-from .textbook import (age, birthday, clock, color, distance, favorite, likes_best, likes_doing, name_is, position,
-                       starts_at, takes, weather, weather_verb)
+from .textbook import (
+    age,
+    birthday,
+    clock,
+    color,
+    distance,
+    favorite,
+    likes_best,
+    likes_doing,
+    name_is,
+    position,
+    starts_at,
+    takes,
+    weather,
+    weather_verb,
+)
 
 
 def _frames() -> dict[str, Callable[[Gen], Example]]:

@@ -7,8 +7,7 @@ from dataclasses import replace
 
 from .. import german, korean
 from ..lexicon import Adjective, Lexicon, Noun, Place, Verb, core
-from ..phrases import FIRST_PERSON, NounPhrase, PRONOUNS, Subject, YOUNGER
-
+from ..phrases import FIRST_PERSON, PRONOUNS, YOUNGER, NounPhrase, Subject
 
 TENSES = ("present", "past", "future", "progressive")
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .. import german, korean
-from ..phrases import NounPhrase, PRONOUNS, Subject
+from ..phrases import PRONOUNS, NounPhrase, Subject
 from ..sentence import Example, chunk, time_chunks
 from .gen import Gen
 from .textbook import person

@@ -6,13 +6,13 @@ from dataclasses import replace
 
 from .. import english, german, korean
 from ..lexicon import Verb
-from ..phrases import FIRST_PERSON, NounPhrase, PRONOUNS, Pronoun, Subject
+from ..phrases import FIRST_PERSON, PRONOUNS, NounPhrase, Pronoun, Subject
 from ..sentence import Chunk, Example, chunk, with_comma
 from .clause import Clause, de_main, en_clause, ko_clause
+from .gen import BARE, BY_KIND, PAIRS, Gen, fits
 from .requests import imperative, ones_own
+from .statements import lemmas_of, make_clause
 from .verbs import de_clause, de_verb, en_verb, ko_stem
-from .gen import BARE, BY_KIND, Gen, PAIRS, fits
-from .statements import make_clause, lemmas_of
 
 
 def comparative(g: Gen) -> Example:

@@ -7,7 +7,7 @@ from .. import english, german, korean
 from ..phrases import counted, counter
 from ..sentence import Example, chunk
 from .clause import Clause, de_main, en_clause, ko_clause
-from .gen import Gen, STATIVE
+from .gen import STATIVE, Gen
 from .statements import dwell_time, lemmas_of, make_clause
 from .verbs import de_clause, de_verb, en_verb, ko_verb
 

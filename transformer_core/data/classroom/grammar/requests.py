@@ -7,10 +7,9 @@ from .. import english, german, korean
 from ..phrases import FIRST_PERSON, PRONOUNS, Subject
 from ..sentence import Example, chunk, with_comma
 from .clause import Clause, ko_clause, obj_de, obj_en, obj_ko, with_de, with_en
-from .gen import ABLE, ANIMAL_ONLY, DE_ME, Gen, INVOLUNTARY, KO_DESCRIPTIVE, PLEASE_HELP, STATIVE, going
+from .gen import ABLE, ANIMAL_ONLY, DE_ME, INVOLUNTARY, KO_DESCRIPTIVE, PLEASE_HELP, STATIVE, Gen, going
 from .statements import active_clause, lemmas_of
 from .verbs import DeVerb, de_clause, ko_stem
-
 
 ADDRESSEES = {"du": 5, "ihr": 2, "Sie": 3}      # whom a German request speaks to: a pupil, the class, a stranger
 IN_CLASS = {"du": 2, "ihr": 3}       # whom a teacher speaks to: a pupil or the class, not Sie

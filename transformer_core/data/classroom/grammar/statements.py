@@ -5,11 +5,30 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .. import english, german, korean
-from ..phrases import FIRST_PERSON, NounPhrase, PRONOUNS, Pronoun, Subject
+from ..phrases import FIRST_PERSON, PRONOUNS, NounPhrase, Pronoun, Subject
 from ..sentence import Example, chunk
 from .clause import Clause, de_main, en_clause, ko_clause
-from .gen import (ANIMAL_ONLY, ASLEEP, BEDTIME_VERBS, DENIABLE, EVERYONE_DOES, Gen, INVOLUNTARY, LASTING, MONTHS,
-                  OF_THE_DAY, REACTIONS, ROLES, SOME_ANIMALS, STATIVE, TIMELESS, UNPLANNED, fits, going, in_season)
+from .gen import (
+    ANIMAL_ONLY,
+    ASLEEP,
+    BEDTIME_VERBS,
+    DENIABLE,
+    EVERYONE_DOES,
+    INVOLUNTARY,
+    LASTING,
+    MONTHS,
+    OF_THE_DAY,
+    REACTIONS,
+    ROLES,
+    SOME_ANIMALS,
+    STATIVE,
+    TIMELESS,
+    UNPLANNED,
+    Gen,
+    fits,
+    going,
+    in_season,
+)
 
 COMPANION_P = 0.12      # how often a clause says who with: "I play soccer with my father."
 ADVERB_P = 0.15        # how often a statement or question in the present says how often: "We usually eat at seven."

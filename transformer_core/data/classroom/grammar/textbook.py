@@ -3,10 +3,10 @@ where things are, near and far, rain and snow."""
 from __future__ import annotations
 
 from .. import english, german, korean
-from ..phrases import NounPhrase, PRONOUNS, Pronoun, Subject
+from ..phrases import PRONOUNS, NounPhrase, Pronoun, Subject
 from ..sentence import Example, chunk
 from .clause import ko_clause, obj_de, obj_en
-from .gen import EVERY_FEW_MINUTES, Gen, PAIRS, in_season
+from .gen import EVERY_FEW_MINUTES, PAIRS, Gen, in_season
 from .statements import active_clause, degree, lemmas_of
 from .verbs import DeVerb, de_clause, de_verb, en_verb, ko_stem, ko_verb
 
