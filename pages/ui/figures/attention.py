@@ -2,6 +2,7 @@
 side by side, per-position statistics and the cost of attention against sequence length."""
 from __future__ import annotations
 
+import math
 import textwrap
 from collections.abc import Mapping, Sequence
 
@@ -73,7 +74,7 @@ def attention_grid(weights, q_labels: Sequence[str], k_labels: Sequence[str], *,
         for head in range(H):
             r, c = layer * (Tq + gr), head * (Tk + gc)
             z[r:r + Tq, c:c + Tk] = arr[layer, head] if decimals is None else np.round(arr[layer, head], decimals)
-    z_list = [[None if v != v else v for v in row] for row in z.tolist()]
+    z_list = [[None if math.isnan(v) else v for v in row] for row in z.tolist()]
     small = H * Tk <= 60
     trace = {"type": "heatmap", "z": z_list, "x": xs, "y": ys, "colorscale": SEQUENTIAL, "zmin": 0.0,
              "zmax": 1.0, "hoverongaps": False, "hovertemplate": _hover(), "xgap": 1 if small else 0,

@@ -2,6 +2,7 @@
 cover, and the generic heatmap, line, bar and histogram figures."""
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -177,7 +178,7 @@ def _hover(arrow_fmt: str = ".3f") -> str:
 
 def mask_trace(cover: np.ndarray, xs: Sequence[str], ys: Sequence[str], name: str, gap: int = 1) -> dict:
     """A heatmap trace of the masked cells (1 where masked, NaN elsewhere) in the Masks page's grey."""
-    return {"type": "heatmap", "z": [[None if v != v else 1.0 for v in row] for row in cover.tolist()], "x": list(xs),
+    return {"type": "heatmap", "z": [[None if math.isnan(v) else 1.0 for v in row] for row in cover.tolist()], "x": list(xs),
             "y": list(ys), "name": escape(name), "colorscale": [[0.0, MASK_COLORS[0][1]], [1.0, MASK_COLORS[0][1]]],
             "showscale": False, "hoverongaps": False, "xgap": gap, "ygap": gap,
             "hovertemplate": f"{escape(name)}<extra></extra>"}
