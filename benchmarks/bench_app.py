@@ -43,8 +43,8 @@ Per run it also reads the CPU time of the server and of all Chromium processes (
 main-thread time (CDP Performance metrics); after the server is stopped it times the server's share
 offline for the same sentences: translate, the traced forward, the two figures of the open tab
 (pages.ui.figures) and their JSON as Streamlit makes it.  --js-profile adds one run under Chromium's
-JS profiler.  Writes out/bench/app.json (--smoke: out/bench/app-smoke.json, not a figure); target: median ≤ 400 ms.  On a shared machine, read the
-latency with the load average and the CPU times printed beside it.
+JS profiler.  Writes out/bench/app.json (--smoke: out/bench/app-smoke.json, not a figure); target: median ≤ 400 ms.
+On a shared machine, read the latency with the load average and the CPU times printed beside it.
 """
 from __future__ import annotations
 
@@ -132,8 +132,8 @@ def make_sentences(ckpt, n: int, max_out: int) -> tuple[list[str], list[dict], i
 
 
 def expected(ckpt, text: str) -> dict:
-    """What the page shows for text (the model's beam search, the page's first mode), as pages/ui/sentence.py computes it: the translation and
-    the pieces on the attention axes, as plain text (no HTML escapes, no zero-width spaces)."""
+    """What the page shows for text (the model's beam search, the page's first mode), as pages/ui/sentence.py computes it:
+    the translation and the pieces on the attention axes, as plain text (no HTML escapes, no zero-width spaces)."""
     from transformer_core.explainer import explain
     from transformer_core.explainer.translate import translate
 
@@ -199,7 +199,8 @@ DONE_JS = r"""([exp]) => {
     return memo.drawn;
   };
   if (exp.explain) return {textOk, plots: plots.length, plotOk: plots.map(plotOk), state: document.querySelector(
-      '[data-testid="stApp"]').getAttribute('data-test-script-state'), stale: document.querySelectorAll('[data-stale="true"]').length,
+      '[data-testid="stApp"]').getAttribute('data-test-script-state'),
+      stale: document.querySelectorAll('[data-stale="true"]').length,
       ticks: plots.map(gd => tickTexts(gd).slice(0, 30)),
       data: plots.map(gd => (gd._fullData || []).slice(0, 1).map(t => [t.type, (t.x || []).slice(0, 30), (t.y || []).slice(0, 5)])),
       box: box && box.innerText};
@@ -331,7 +332,10 @@ def js_profile_summary(profile: dict, top: int = 15) -> dict:
         by_file[name] = by_file.get(name, 0.0) + us / 1000
         fn = f"{frame['functionName'] or '(anonymous)'} @ {name}:{frame['lineNumber']}"
         by_fn[fn] = by_fn.get(fn, 0.0) + us / 1000
-    order = lambda d: {k: round(v, 1) for k, v in sorted(d.items(), key=lambda kv: -kv[1])[:top]}
+
+    def order(d):
+        return {k: round(v, 1) for k, v in sorted(d.items(), key=lambda kv: -kv[1])[:top]}
+
     return {"by_file_ms": order(by_file), "by_function_ms": order(by_fn)}
 
 
@@ -365,7 +369,7 @@ def snapshot(checkpoint: Path, folder: Path) -> Path:
     from transformer_core.checkpoints.load import load_checkpoint
 
     target = folder / checkpoint.name
-    for attempt in range(3):                  # a training run may be rewriting it right now
+    for _attempt in range(3):                 # a training run may be rewriting it right now
         shutil.rmtree(target, ignore_errors=True)
         shutil.copytree(checkpoint, target, symlinks=False)
         try:
@@ -402,7 +406,7 @@ def server_breakdown(ckpt, sentences: list[str]) -> dict:
         pieces = ckpt.tokenizer.pieces(tr.src_ids)
         w = attn["enc_self"]
         L, H = w.shape[:2]
-        titles = [[f"layer {l + 1} head {h + 1}" for h in range(H)] for l in range(L)]
+        titles = [[f"layer {li + 1} head {h + 1}" for h in range(H)] for li in range(L)]
         grid = figures.attention_grid(w, pieces, pieces, panel_titles=titles, selected=(0, 0), x_title="key",
                                       y_title="query", colorbar_title="weight", title="grid")
         focus = figures.attention_heatmap(np.asarray(w[0, 0]), pieces, pieces, x_title="key", y_title="query",
@@ -540,7 +544,7 @@ def main(argv=None) -> int:
                 except PlaywrightTimeout:
                     state = page.evaluate(DONE_JS, [{**want, "n_plots": n_plots, "explain": True}])
                     raise SystemExit(f"the page did not show {text!r} in {args.timeout:.0f} s; expected "
-                                     f"{ {k: want[k] for k in ('text', 'marker', 'sequences')} }, page: {state}")
+                                     f"{ {k: want[k] for k in ('text', 'marker', 'sequences')} }, page: {state}") from None
                 if isinstance(done, dict):
                     raise SystemExit(f"the app raised an exception on {text!r}: {done['error']}")
                 # Done is the later of that frame and the last DOM change before QUIET_MS without one (a
@@ -597,7 +601,8 @@ def main(argv=None) -> int:
         "checkpoint": str(Path(args.checkpoint)), "served_snapshot_of": str(Path(args.checkpoint).resolve()),
         "nice": args.nice, "src_tokens": SRC_TOKENS, "mode": f"beam {ckpt.beam_options['beam']}", "max_out_tokens": args.max_out,
         "sentences_skipped_for_longer_output": skipped,
-        "out_tokens_median": statistics.median(len(w["out_ids"]) for w in wants[args.warmup:args.warmup + args.repeats]), "charts_on_page": n_plots, "repeats": args.repeats,
+        "out_tokens_median": statistics.median(len(w["out_ids"]) for w in wants[args.warmup:args.warmup + args.repeats]),
+        "charts_on_page": n_plots, "repeats": args.repeats,
         "warmup": args.warmup, "latency_ms": {**stats, "p90": round(percentile(ms, 90), 1), "n": len(ms)},
         "target_median_ms": TARGET_MS, "meets_target": stats["median"] <= TARGET_MS,
         "latency_parts_median_ms": {"translation_shown": med("text_ms"), "charts_drawn": med("plots_ms"),

@@ -57,7 +57,7 @@ def real_sentences(ckpt, tsv: str, src_len: int, repeats: int, limit: int | None
         if abs(len(ckpt.tokenizer.encode(text)) + 2 - src_len) > 2:
             continue
         tr = translate(ckpt, text, beam=1)
-        run = {"ig": lambda: attribution.attribute(ckpt.model, tr.src_ids, tr.out_ids)}
+        run = {"ig": lambda: attribution.attribute(ckpt.model, tr.src_ids, tr.out_ids)}  # noqa: B023 called within the iteration
         wall, _ = time_interleaved(run, repeats, warmup)["ig"]
         found.append((len(tr.src_ids), len(tr.out_ids) + 1, statistics.median(wall)))
     return {"sentences": found, "median_s": statistics.median(x[2] for x in found) if found else None}
@@ -85,8 +85,9 @@ def main(argv=None) -> int:
         out += out
     out = out[:args.rows - 1]
     old = baseline_modules(args.baseline, ("explainer.attribution",))[0] if args.baseline else None
-    result = {"model": str(ckpt.path), "baseline": args.baseline or f"chunk {len(out) + 1}", "src_len": len(src), "rows": len(out) + 1, "steps": attribution.STEPS,
-              "chunk": attribution.CHUNK, "repeats": args.repeats, "smoke": args.smoke, "env": environment(), "s": {}}
+    result = {"model": str(ckpt.path), "baseline": args.baseline or f"chunk {len(out) + 1}", "src_len": len(src),
+              "rows": len(out) + 1, "steps": attribution.STEPS, "chunk": attribution.CHUNK, "repeats": args.repeats,
+              "smoke": args.smoke, "env": environment(), "s": {}}
     for method in attribution.METHODS:
         fns = {"chunked": lambda m=method: attribution.attribute(model, src, out, m),
                "baseline": (lambda m=method: old.attribute(model, src, out, m)) if old else

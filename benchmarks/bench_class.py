@@ -56,8 +56,8 @@ finish.  Left out: a browser's static files (the app's JavaScript and plotly.min
 first visit) and its drawing; benchmarks/bench_app.py measures those for one user.
 
 Meanwhile the server's process tree (psutil, the server process and its children) is sampled each second:
-resident memory (RSS, and PSS, which counts the pages its processes share once) and CPU (100 % = one core), and so are this process (the students' side) and the machine
-(100 % = all cores: on a shared machine, what else ran).  Writes
+resident memory (RSS, and PSS, which counts the pages its processes share once) and CPU (100 % = one core), and so are this
+process (the students' side) and the machine (100 % = all cores: on a shared machine, what else ran).  Writes
 out/bench/class.json (per action, and per page for the page switches: count, errors, p50, p95, max) and
 out/bench/class.png (the actions' times, the server's RSS and CPU over time), and the server's output
 (out/bench/class.server.log, for a server it started).  Exit status 1 when any
@@ -630,9 +630,9 @@ def start_server(port: int, tmp: Path) -> tuple[subprocess.Popen, Path]:
     shutil.copytree(ROOT / "checkpoints", snapshot)
     env = {**os.environ, "ATLAS_CHECKPOINTS_DIR": str(snapshot), "ATLAS_UPLOAD_DIR": str(tmp / "uploads")}
     cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true", "--server.port", str(port)]
-    log = open(tmp / "server.log", "wb")
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                            start_new_session=True)
+    with open(tmp / "server.log", "wb") as log:               # the server has its own copy of the file
+        proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                start_new_session=True)
     url = f"http://127.0.0.1:{port}"
     start = time.monotonic()
     while not healthy(url):
@@ -664,7 +664,8 @@ def summarize(results: list, samples: list, me: list) -> dict:
     machine = [s["machine_cpu_percent"] for s in samples]
     rss = [s["rss_mb"] for s in samples]
     pss = [s["pss_mb"] for s in samples]
-    return {"actions": actions, "page_actions": by_page, "action_count": len(results), "errors": sum(1 for r in results if r["errors"]),
+    return {"actions": actions, "page_actions": by_page, "action_count": len(results),
+            "errors": sum(1 for r in results if r["errors"]),
             "attacker": {name: stats([r for r in attacker if r["action"] == name]) for name in ACTIONS} if attacker else None,
             "attacker_errors": sorted({e for r in attacker for e in r["errors"]})[:10],
             "server": {"rss_mb_max": max(rss, default=None), "rss_mb_first": rss[0] if rss else None,
@@ -789,7 +790,8 @@ def main(argv=None) -> int:
     report = {"command": " ".join([Path(sys.argv[0]).name, *sys.argv[1:]]), "host": args.host or "own server",
               "sessions": args.sessions, "sessions_started": plan.started, "duration_s": args.duration,
               "elapsed_s": round(elapsed, 1), "spawn_rate": args.spawn_rate, "think_s": list(args.think),
-              "upload_every": args.upload_every, "lessons": args.lessons, "smoke": args.smoke, "timeout_s": args.timeout, "load_average_at_end": os.getloadavg(),
+              "upload_every": args.upload_every, "lessons": args.lessons, "smoke": args.smoke, "timeout_s": args.timeout,
+              "load_average_at_end": os.getloadavg(),
               **summarize(plan.results, samples, me), "server_pid": pid, "server_process": sampled,
               "env": env_at_start,
               "server_samples": samples, "results": plan.results}

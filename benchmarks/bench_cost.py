@@ -48,13 +48,14 @@ def main(argv=None) -> int:
         src = [cfg.bos_id] + [5 + i % 50 for i in range(S - 2)] + [cfg.eos_id]
         T = cost.output_len(cfg, S) - 1
         R = min(T, args.rows)
-        runs = {"greedy": (lambda: greedy_decode(model, src), cost.estimate(cfg, "greedy_steps", S)),
-                "beam 4": (lambda: beam_search(model, src, beam=4), cost.estimate(cfg, "steps", S, beam=4)),
-                "traced pass": (lambda: explain.teacher_forced_attention(model, src, [5] * T), cost.forward(cfg, S, T + 1)),
-                "saliency": (lambda: attribution.attribute(model, src, [5] * R, "saliency"),
+        # each lambda is called within this iteration (the loop over runs below), hence its noqa: B023
+        runs = {"greedy": (lambda: greedy_decode(model, src), cost.estimate(cfg, "greedy_steps", S)),  # noqa: B023
+                "beam 4": (lambda: beam_search(model, src, beam=4), cost.estimate(cfg, "steps", S, beam=4)),  # noqa: B023
+                "traced pass": (lambda: explain.teacher_forced_attention(model, src, [5] * T), cost.forward(cfg, S, T + 1)),  # noqa: B023
+                "saliency": (lambda: attribution.attribute(model, src, [5] * R, "saliency"),  # noqa: B023
                              cost.estimate(cfg, "attribution", S, steps=1, out_len=R)),
                 "integrated gradients, 8 steps": (
-                    lambda: attribution.attribute(model, src, [5] * R, "integrated_gradients", steps=8),
+                    lambda: attribution.attribute(model, src, [5] * R, "integrated_gradients", steps=8),  # noqa: B023
                     cost.estimate(cfg, "attribution", S, steps=8, out_len=R))}
         greedy_decode(model, src[:4])                               # warm up
         for kind, (run, estimate) in runs.items():
