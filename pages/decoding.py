@@ -98,7 +98,7 @@ def step_view(res: dict, beam: int, n_heads: int, eos_piece: str) -> None:
     with c2:
         cross = np.asarray(step["cross"][b])                              # (L, h, S)
         L, H, S = cross.shape
-        rows = [layer_head_label(l, h) for l in range(L) for h in range(H)]
+        rows = [layer_head_label(layer, h) for layer in range(L) for h in range(H)]
         flat = cross.reshape(L * H, S)
         fig = figures.attention_heatmap(flat, rows, res["src_pieces"], title=t("decoding.cross.title", t=s),
                                         x_title=t("decoding.cross.x"),

@@ -152,7 +152,8 @@ def ffn_section(tr: explain.FullTrace, src: list[str], tgt: list[str], d_model: 
     latex(r"\mathrm{FFN}(x) = " + inner + r"\,W_2 + b_2")
     with st.container(horizontal=True, gap="medium"):
         stack = st.segmented_control(t("shapes.stack"), ("encoder", "decoder"), key="sh_ffn_stack", default="encoder",
-                                     required=True, format_func={s: t(f"shapes.stack.{s}") for s in ("encoder", "decoder")}.get) or "encoder"
+                                     required=True,
+                                     format_func={s: t(f"shapes.stack.{s}") for s in ("encoder", "decoder")}.get) or "encoder"
         n = stack_layers(tr, stack)
         if st.session_state.get("sh_ffn_layer", 0) >= n:
             st.session_state["sh_ffn_layer"] = 0

@@ -49,7 +49,8 @@ def weights_at(res: dict, kind: str, level: str) -> tuple[np.ndarray, list[str],
 
 
 def grid_frames(w: np.ndarray, q: list[str], k: list[str]) -> dict[str, pd.DataFrame]:
-    return {layer_head_label(l, h): matrix_frame(w[l, h], q, k) for l in range(w.shape[0]) for h in range(w.shape[1])}
+    return {layer_head_label(layer, h): matrix_frame(w[layer, h], q, k)
+            for layer in range(w.shape[0]) for h in range(w.shape[1])}
 
 
 # ---------------------------------------------------------------- attention heatmaps
@@ -113,10 +114,10 @@ def head_rows(w: np.ndarray, layers, per_row: int, focus: tuple[int, int], shown
     """The heads (shown_heads: all) of the given layers, per_row to a row: panels (rows, per_row, Tq, Tk) padded
     with NaN, their titles, where the focused (layer, head) sits (or None when its layer is not shown), and each
     panel's layer (-1 for padding: one token's cells span the heads of a layer)."""
-    heads = [(l, h) for l in layers for h in (shown_heads or range(w.shape[1]))]
+    heads = [(layer, h) for layer in layers for h in (shown_heads or range(w.shape[1]))]
     rows = -(-len(heads) // per_row)
     panels = np.full((rows * per_row, *w.shape[2:]), np.nan)                      # (rows·per_row, Tq, Tk)
-    panels[:len(heads)] = [w[l, h] for l, h in heads]
+    panels[:len(heads)] = [w[layer, h] for layer, h in heads]
     titles = [[layer_head_label(*heads[i]) if i < len(heads) else "" for i in range(r * per_row, (r + 1) * per_row)]
               for r in range(rows)]
     selected = divmod(heads.index(focus), per_row) if focus in heads else None
@@ -328,7 +329,7 @@ def attribution_view(res: dict) -> None:
     agree = attribution.agreement(scores, res["attn"]["cross"])
     heads = np.array(agree["heads"])                                            # (L, h)
     best = np.unravel_index(int(heads.argmax()), heads.shape)
-    table = pd.DataFrame(heads.round(2), index=[layer_head_label(l) for l in range(heads.shape[0])],
+    table = pd.DataFrame(heads.round(2), index=[layer_head_label(layer) for layer in range(heads.shape[0])],
                          columns=[str(h + 1) for h in range(heads.shape[1])])
     st.markdown(t("translate.attr.agree", mean=f"{agree['mean_of_heads']:.2f}", table_mean=f"{heads.mean():.2f}",
                   layer=best[0] + 1,

@@ -9,6 +9,7 @@ An unknown ?lang= falls back to Korean.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 from functools import lru_cache
 from pathlib import Path
@@ -43,10 +44,8 @@ def translate(lang: str, key: str, **fmt) -> str:
     if text is None:
         text = strings(DEFAULT_LANG).get(key, key)
     if fmt:
-        try:
+        with contextlib.suppress(KeyError, IndexError, ValueError):
             text = text.format(**fmt)
-        except (KeyError, IndexError, ValueError):
-            pass
     return text
 
 

@@ -21,6 +21,7 @@ models/ or ATLAS_MODELS_DIR, under readable names (folder_label).
 """
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import gc
 import os
@@ -240,10 +241,8 @@ def _return_freed_memory() -> None:
 
 def _glibc(function: str, *args) -> None:
     """Call one of glibc's malloc functions; with another C library (none of them there): nothing to do."""
-    try:
+    with contextlib.suppress(OSError, AttributeError):
         getattr(ctypes.CDLL(None), function)(*args)
-    except (OSError, AttributeError):
-        pass
 
 
 def _reap_forever() -> None:

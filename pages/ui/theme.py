@@ -36,7 +36,8 @@ PRESENT = {"font": 18, "tick": 16, "title": 22}
 # formula too wide for it scrolls instead of being cut off, and less room above the title.
 PRESENT_CSS = f"""<style>
 [data-testid="stMain"] :is(p, li, label, td, th, input, textarea, [data-testid="stCaptionContainer"],
-  [data-testid="stWidgetLabel"] *, [data-testid="stMarkdownContainer"] :is(p, li, span, code, strong, em):not(:is(h1, h2, h3, h4) *),
+  [data-testid="stWidgetLabel"] *,
+  [data-testid="stMarkdownContainer"] :is(p, li, span, code, strong, em):not(:is(h1, h2, h3, h4) *),
   button :is(p, span), [data-baseweb="tab"] p, summary :is(p, span), [data-testid="stMetricLabel"] *)
   {{ font-size: {PRESENT["font"]}px !important; }}
 [data-testid="stMain"] .katex {{ font-size: 1.15em !important; }}

@@ -22,7 +22,9 @@ LANGUAGE_NAMES = {"en": ("English", "영어"), "de": ("German", "독일어"), "k
 
 
 def _table(header: list[str], rows: list[list]) -> str:
-    fmt = lambda v: f"{v:,}" if isinstance(v, int) else str(v)
+    def fmt(v):
+        return f"{v:,}" if isinstance(v, int) else str(v)
+
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     return "\n".join(lines + ["| " + " | ".join(fmt(v) for v in row) + " |" for row in rows])
 
@@ -42,7 +44,9 @@ def _cell(value) -> str:
 def _source_section(source: dict) -> str:
     """The data source's provenance: scalars as one table, lists of records, name → text maps (licences)
     and nested counts as more."""
-    records = lambda v: isinstance(v, list) and v and all(isinstance(x, dict) for x in v)
+    def records(v):
+        return isinstance(v, list) and v and all(isinstance(x, dict) for x in v)
+
     scalars = [[k, ", ".join(map(str, v)) if isinstance(v, list) else v]     # the page shows no HTML: no <br>
                for k, v in source.items() if not isinstance(v, dict) and not records(v)]
     parts = [_table(["", ""], scalars)]
@@ -75,7 +79,9 @@ def _weights_row(selection: dict | None) -> str:
 
 def scores_table(test: dict) -> str:
     """BLEU and chrF with their sacrebleu signatures, whose '|' are escaped so the table keeps 3 columns."""
-    sig = lambda name: "`" + test[f"{name}_signature"].replace("|", "\\|") + "`"
+    def sig(name):
+        return "`" + test[f"{name}_signature"].replace("|", "\\|") + "`"
+
     return _table(["metric", "score", "sacrebleu signature"],
                   [["BLEU", f"{test['bleu']:.2f}", sig("bleu")], ["chrF", f"{test['chrf']:.2f}", sig("chrf")]])
 

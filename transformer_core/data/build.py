@@ -21,8 +21,8 @@ joint SentencePiece model, trained on train src + tgt, or the --tokenizer given)
      sentences, one per distinct source side (lower-cased), taken in the order of a hash of
      that source side (--seed);
   3. train: every other sentence pair except the held-out English sentences (--exclude: the classroom
-     and everyday test sets and the app's examples, by default, and what the source holds out), and up to --phrases phrase pairs (0, a number, or all),
-     whose source side and target side (lower-cased) are in neither valid nor test; taken in
+     and everyday test sets and the app's examples, by default, and what the source holds out), and up to --phrases
+     phrase pairs (0, a number, or all), whose source side and target side (lower-cased) are in neither valid nor test; taken in
      hash order, or with --phrase-order common those whose rarest source word is most frequent
      in the training sentences first (the everyday words: "apples", "train station").
 

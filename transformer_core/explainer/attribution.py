@@ -130,8 +130,8 @@ def agreement(scores: np.ndarray, cross: np.ndarray) -> dict:
     |scores| (T, S) and each head's cross-attention (L, h, T, S), and the mean of all heads'.
     -> {"heads": (L, h) list, "mean_of_heads": float}"""
     magnitude = np.abs(scores)
-    heads = [[float(spearman_rows(magnitude, cross[l, h]).mean()) for h in range(cross.shape[1])]
-             for l in range(cross.shape[0])]
+    heads = [[float(spearman_rows(magnitude, cross[layer, h]).mean()) for h in range(cross.shape[1])]
+             for layer in range(cross.shape[0])]
     return {"heads": heads, "mean_of_heads": float(spearman_rows(magnitude, cross.mean((0, 1))).mean())}
 
 

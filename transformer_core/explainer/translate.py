@@ -114,8 +114,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {err}", file=sys.stderr)
         return 2
     try:
-        stream = sys.stdin if args.input == "-" else open(args.input, encoding="utf-8")
-        with stream:
+        with sys.stdin if args.input == "-" else open(args.input, encoding="utf-8") as stream:
             lines = [line.rstrip("\n") for line in stream]
     except (OSError, UnicodeDecodeError) as err:
         print(f"error: cannot read {args.input}: {err}", file=sys.stderr)

@@ -121,8 +121,8 @@ def embedding_t(model: Transformer) -> torch.Tensor:
 def next_log_probs(model: Transformer, x: torch.Tensor, renormalize: bool = True) -> torch.Tensor:
     """(n, d_model) last decoder states -> (n, V) log-probabilities (log_probs: PAD and BOS never produced)."""
     # model.generator(x) = x Eᵀ (+ the logits bias, when the config has one).  One row (greedy): x times a
-    # contiguous copy of Eᵀ, ~15 % faster per greedy decode than reading E itself.  A few rows (the beams): (E xᵀ)ᵀ, as there x Eᵀ spends most of its time
-    # repacking all of E (8000 × 256) on every call; E xᵀ makes beam 4 ~20 % faster.
+    # contiguous copy of Eᵀ, ~15 % faster per greedy decode than reading E itself.  A few rows (the beams): (E xᵀ)ᵀ,
+    # as there x Eᵀ spends most of its time repacking all of E (8000 × 256) on every call; E xᵀ makes beam 4 ~20 % faster.
     head = model.output_head
     if hasattr(head, "project"):                                       # quantized (quantize.py)
         logits = head.project(x)                                       # (n, V)
@@ -179,8 +179,10 @@ def greedy_decode(model: Transformer, src: list[int], max_len: int | None = None
             logp = forced_eos(logp, cfg.eos_id)
         if step < len(prefix):
             token = int(prefix[step])
+        elif sampler is None:
+            token = int(logp.argmax())
         else:
-            token = int(logp.argmax()) if sampler is None else sampler(logp)
+            token = sampler(logp)
         score += float(logp[token])
         if trace:
             top = logp.exp().topk(top_k)

@@ -57,7 +57,8 @@ def cores(cpu_max: str = "/sys/fs/cgroup/cpu.max") -> int:
     except AttributeError:
         n = os.cpu_count() or 1
     try:
-        quota, period = open(cpu_max).read().split()
+        with open(cpu_max) as f:
+            quota, period = f.read().split()
         if quota != "max":
             n = min(n, max(1, math.ceil(int(quota) / int(period))))
     except (OSError, ValueError):

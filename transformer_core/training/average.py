@@ -43,7 +43,8 @@ def render_soup_card(ckpts: list[Checkpoint], test: dict | None, data: str | Non
     names = "\n".join(f"- `{c.path}`" for c in ckpts)
     if test is None:
         result = "Not scored: run `python -m transformer_core evaluate --checkpoint <this folder> --split test`."
-        result_ko = "테스트 점수는 아직 없습니다: `python -m transformer_core evaluate --checkpoint <이 폴더> --split test`로 잽니다."
+        result_ko = ("테스트 점수는 아직 없습니다: "
+                     "`python -m transformer_core evaluate --checkpoint <이 폴더> --split test`로 잽니다.")
     else:
         result = (f"On the test split of `{data}` ({test['n']:,} sentence pairs), beam {test['beam']}:\n\n"
                   f"{scores_table(test)}")

@@ -250,7 +250,7 @@ def main(argv=None) -> int:
     if world > 1:
         net = nn.parallel.DistributedDataParallel(net, device_ids=[device.index] if device.type == "cuda" else None)
     criterion = nn.CrossEntropyLoss(ignore_index=cfg.pad_id, label_smoothing=args.label_smoothing)
-    log = open(out / LOG, "a", encoding="utf-8") if rank == 0 else None
+    log = open(out / LOG, "a", encoding="utf-8") if rank == 0 else None  # noqa: SIM115 written in the loop below, closed after it
     if rank == 0:
         print(f"{len(train)} train / {len(valid)} valid pairs, {model.num_parameters():,} parameters, "
               f"device {device}, world {world}", file=sys.stderr)

@@ -178,7 +178,7 @@ def architecture_svg(*, layers: Mapping[str, int], expanded: Mapping[str, Sequen
             frame_y0 = y - arrow_h * 0.35
             pairs = (("self_attn", "add_norm1"), ("ffn", "add_norm2")) if stack == "encoder" else \
                 (("self_attn", "add_norm1"), ("cross_attn", "add_norm2"), ("ffn", "add_norm3"))
-            for n, (sub, norm) in enumerate(pairs):
+            for sub, norm in pairs:
                 kind = {"self_attn": "masked_attn" if stack == "decoder" else "self_attn"}.get(sub, sub)
                 skip_from = y - arrow_h / 2
                 box(stack, y, box_h, f"{p}.{sub}", kind, names[kind])
@@ -250,7 +250,7 @@ def architecture_svg(*, layers: Mapping[str, int], expanded: Mapping[str, Sequen
                        f'data-into="{_x(block)}"/>')
         svg.append("</g>")
     frames, rest = [i for i in out if i[0] == "frame"], [i for i in out if i[0] != "frame"]
-    for kind, *a in frames:
+    for _kind, *a in frames:
         fx0, fy0, fx1, fy1, text, layer = a
         svg.append(f'<g class="layer-frame" data-layer="{_x(layer)}"><rect x="{fx0:.1f}" y="{Y(fy1)}" width="{fx1 - fx0:.1f}" '
                    f'height="{fy1 - fy0:.1f}" rx="8" fill="rgba(128,128,128,0.10)" stroke="rgba(128,128,128,0.55)"/>'

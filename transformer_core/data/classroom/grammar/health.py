@@ -51,8 +51,8 @@ def _ko_ache(predicate: str, tense: str, ask: bool) -> str:
 
 def hurts(tense: str, ask: bool = False):
     """'My legs hurt after school.' -> '나는 방과 후에 다리가 아프다.' -> 'Meine Beine tun nach der Schule weh.';
-    'Does your head hurt?' -> '머리가 아파요?' -> 'Tut dein Kopf weh?' (or 'Tut dir der Kopf weh?'); a name's: "Minsu's arm hurt yesterday." ->
-    '민수는 어제 팔이 아팠다.' -> 'Minsus Arm tat gestern weh.'"""
+    'Does your head hurt?' -> '머리가 아파요?' -> 'Tut dein Kopf weh?' (or 'Tut dir der Kopf weh?');
+    a name's: "Minsu's arm hurt yesterday." -> '민수는 어제 팔이 아팠다.' -> 'Minsus Arm tat gestern weh.'"""
     def build(g: Gen) -> Example:
         keys = ["you"] if ask else ["I", "I", "he", "she"]
         if ask or g.chance(0.75):

@@ -378,10 +378,7 @@ def _cause(g: Gen, cause: str, said, tense: str, connective: str, pronoun: Prono
         ko = [chunk(noun, "RAIN"), chunk(korean.join([ko_stem(verb_ko, verb.ko_irr), ending]), "2V", "CONJ")]
     else:
         adjective = said
-        if cause == "person":
-            words = pronoun.en, pronoun.de, pronoun.en_person, pronoun.de_person
-        else:
-            words = "it", "es", 3, 2
+        words = (pronoun.en, pronoun.de, pronoun.en_person, pronoun.de_person) if cause == "person" else ("it", "es", 3, 2)
         subject_en, subject_de, en_person, de_person = words
         de_be = german.present("sein", de_person)[0] if tense == "present" else german.preterite("sein", de_person)
         en = [chunk(subject_en, "2S"), chunk(english.be(tense, en_person), "2V"), chunk(adjective.en, "A")]

@@ -77,10 +77,7 @@ def imperative(kind: str, act: tuple | None = None):
         kein = any(w.startswith("kein") for w, _ in obj)        # "Kaufen Sie keinen Apfel.": no nicht as well
         nicht = [chunk("nicht", "NEG")] if kind == "dont" and not kein else []
         de_place = [chunk(c.place.de_to, "P")] if c.place else []
-        if kind_obj == "pp":
-            tail = [*nicht, *obj, *de_place]
-        else:
-            tail = [*obj, *nicht, *de_place]
+        tail = [*nicht, *obj, *de_place] if kind_obj == "pp" else [*obj, *nicht, *de_place]
         stem = korean.stem(verb.ko, verb.ko_irr, verb.ko in KO_DESCRIPTIVE)
         endings = {"plain": [("으세요", "EF")], "please": [("어", "EC"), ("주", "VX"), ("세요", "EF")],
                    "dont": [("지", "EC"), ("말", "VX"), ("세요", "EF")]}[kind]
@@ -197,7 +194,7 @@ def can_you_please(g: Gen) -> Example:
     verb = g.pick(verbs)
     could = g.chance(0.5)
     sie = g.chance(0.5)             # a stranger (Sie) or a classmate (du)
-    me = (DE_ME[verb.de_case] if verb.de_case in DE_ME else "mich")
+    me = DE_ME.get(verb.de_case, "mich")
     en = [chunk("could" if could else "can", "MOD"), chunk("you", "S"), chunk(verb.en, "V"), chunk("me,", "O"),
           chunk("please", "PLEASE")]
     modal = {(False, False): "kannst", (False, True): "können", (True, False): "könntest", (True, True): "könnten"}

@@ -57,10 +57,7 @@ def temperature(g: Gen) -> Example:
     ko = [*([chunk(where_ko, "T")] if where_ko else []), chunk(korean.copula(ko_n), "N", "V")]
     es = [chunk("es", "S")]
     deg = [*([chunk("minus", "N")] if minus else []), chunk(f"{de_n} Grad", "N")]
-    if where_de:
-        de = [chunk(where_de, "T"), chunk("sind", "V"), *es, *deg]
-    else:
-        de = [*es, chunk("sind", "V"), *deg]
+    de = [chunk(where_de, "T"), chunk("sind", "V"), *es, *deg] if where_de else [*es, chunk("sind", "V"), *deg]
     return Example("", en, ko, de)
 
 
