@@ -50,7 +50,7 @@ def run_probe(body: str, limit_mb: int = 6000, env: dict | None = None, timeout:
     code = PRELUDE.format(limit=limit_mb << 20, body=textwrap.indent(textwrap.dedent(body).strip() or "pass", "    "))
     done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=timeout,
                           env={"HF_HUB_OFFLINE": "1", "PATH": "/usr/bin:/bin", **(env or {})})
-    line = next((l for l in done.stdout.splitlines() if l.startswith("PROBE")), None)
+    line = next((ln for ln in done.stdout.splitlines() if ln.startswith("PROBE")), None)
     return Probe(done.returncode, json.loads(line[5:]) if line else {}, done.stdout + done.stderr)
 
 

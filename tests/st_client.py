@@ -70,10 +70,9 @@ def start(tmp: Path, checkpoints: Path, env: dict, at_port: int | None = None) -
     cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
            "--server.port", str(at_port), "--server.address", "127.0.0.1", "--server.fileWatcherType", "none",
            "--browser.gatherUsageStats", "false", "--server.enableXsrfProtection", "false"]
-    log = open(tmp / f"streamlit-{at_port}.log", "ab")
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=full, stdout=log, stderr=subprocess.STDOUT,
-                            stdin=subprocess.DEVNULL, start_new_session=True)
-    log.close()
+    with open(tmp / f"streamlit-{at_port}.log", "ab") as log:
+        proc = subprocess.Popen(cmd, cwd=ROOT, env=full, stdout=log, stderr=subprocess.STDOUT,
+                                stdin=subprocess.DEVNULL, start_new_session=True)
     url = f"http://127.0.0.1:{at_port}"
     deadline = time.monotonic() + 90
     while not healthy(url):

@@ -792,7 +792,7 @@ def test_the_least_certain_tokens_are_marked_in_both_languages(sessions, served)
         flagged = confidence.uncertain(res["probs"])
         assert flagged, "the model is sure of every token: choose another sentence"
         assert translate(session, sentence, source_pieces(served, session.model, sentence)) == res["text"]
-        runs_of_flagged = [list(run) for mark, run in groupby(range(len(res["probs"])), lambda i: i in flagged) if mark]
+        runs_of_flagged = [list(run) for mark, run in groupby(range(len(res["probs"])), lambda i: i in flagged) if mark]  # noqa: B023 called within the iteration
         marks = page.locator(".st-key-translation h3 em")
         assert marks.all_inner_texts() == ["".join(res["token_texts"][i] for i in run).strip() for run in runs_of_flagged]
         note = page.locator('[data-testid="stAlert"]').filter(has_text=I18N[lang]["translate.uncertain"].split(":**")[0][2:])

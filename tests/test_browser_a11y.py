@@ -221,13 +221,15 @@ def test_a_class_uses_the_app_with_the_keyboard_alone(server, tabs):
     tab.keyboard.type("We are learning Korean at school.")
     tab.keyboard.press("Enter")
     tab.wait_for_function("""() => document.querySelector('[data-testid="stApp"]')?.getAttribute('data-test-script-state')
-        === 'notRunning' && [...document.querySelectorAll('.js-plotly-plot .xtick text')].some(t => t.textContent.includes('school'))""",
+        === 'notRunning'
+        && [...document.querySelectorAll('.js-plotly-plot .xtick text')].some(t => t.textContent.includes('school'))""",
                           timeout=HEALTH_TIMEOUT_S * 1000, polling=200)
     # the model: the sidebar's selectbox, opened with the arrow key, the other model chosen with Enter
     tab_to(tab, "the model selectbox", focus_label(en["model.choose"]))
     tab.keyboard.press("ArrowDown")                          # opens the list on the chosen model
     tab.wait_for_selector('[role="option"]', timeout=10_000)
-    chosen = tab.evaluate("() => [...document.querySelectorAll('[role=option]')].findIndex(o => o.getAttribute('aria-selected') === 'true')")
+    chosen = tab.evaluate("() => [...document.querySelectorAll('[role=option]')]"
+                          ".findIndex(o => o.getAttribute('aria-selected') === 'true')")
     tab.keyboard.press("ArrowUp" if chosen > 0 else "ArrowDown")   # the model next to it
     tab.keyboard.press("Enter")
     tab.wait_for_function("() => !location.search.includes('model=enko')", timeout=HEALTH_TIMEOUT_S * 1000)

@@ -10,8 +10,9 @@ from transformer_core.explainer.translate import translate
 
 pytestmark = pytest.mark.usefixtures("one_thread")
 CHECKPOINTS = Path(__file__).resolve().parents[1] / "checkpoints"
+# the lecture's sentences they get right
 LECTURE = {"enko": {"I like apples.": "나는 사과를 좋아한다.", "Where is the train station?": "기차역은 어디에 있어요?"},
-           "ende": {"I like apples.": "Ich mag Äpfel.", "Where is the train station?": "Wo ist der Bahnhof?"}}   # the lecture's sentences they get right
+           "ende": {"I like apples.": "Ich mag Äpfel.", "Where is the train station?": "Wo ist der Bahnhof?"}}
 
 
 @pytest.mark.parametrize("name", ["enko", "ende"])

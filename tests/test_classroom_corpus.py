@@ -1545,7 +1545,7 @@ def test_but_joins_a_contrast_said_short():
     short = [(en, ko, de) for en, ko, de in said if re.search(r", but .* (doesn't|does not|don't|do not)\.$", en)]
     instead = [(en, ko, de) for en, ko, de in said if re.search(r"^\w+ (doesn't|does not|don't|do not) eat ", en)]
     assert short and instead and len(short) + len(instead) == len(said), set(said) - set(short) - set(instead)
-    for en, ko, de in short:
+    for _en, ko, de in short:
         assert re.search(r"지만 (\S+ )+?(먹지|드시지) (않는다|않으신다)\.$", ko) and not re.search("지만 .*(빵|사과)", ko), ko
         assert re.search(r", aber .* nicht\.$", de) and "isst" not in de.split(", aber ")[1], de
     for en, ko, de in instead:
@@ -1786,7 +1786,8 @@ def test_the_weather_is_in_season():
     and cloudy in December."), alone or with a second adjective; a reaction is not timed to the minute ("At six
     o'clock, she whispered.")."""
     months = {t.en for t in lexicon.load().times if t.en.startswith("in ")}
-    said = (_said("weather_verb.present.pos", {"verb:snow", "verb:rain"}, 400) | _said("weather.present", {"adj:hot", "adj:cold"}, 400)
+    said = (_said("weather_verb.present.pos", {"verb:snow", "verb:rain"}, 400)
+            | _said("weather.present", {"adj:hot", "adj:cold"}, 400)
             | _said("be_adj2.and", {"adj:hot", "adj:cold", "adj:cloudy", "adj:windy", "noun:bag", "adj:big", "adj:red"}, 800))
     timed = [en for en, _, _ in said if en.startswith("It ") and any(en.endswith(f" {t}.") for t in months)]
     out = re.compile(r"\bsnows\b.*\b(summer|June|July|August)\.|\bhot\b.*\b(winter|December|January|February)\.|"
@@ -1844,8 +1845,8 @@ def test_the_class_is_not_asked_to_share_one_raincoat():
     asked = _said("so.rain.please", {"verb:wear", "verb:take", "verb:rain", "noun:raincoat", "noun:umbrella"}, 600)
     singular = [de for _, _, de in asked if re.search(r"\b(Regenmantel|Regenschirm)\b", de)]
     assert singular and not any(re.search(r"\b(tragt|nehmt)\b", de) for de in singular), singular
-    ihr = [de for _, _, de in _said("imperative.please", {"verb:open", "noun:window", "verb:sing", "verb:go"}, 300) if "öffnet" in de.lower()
-           or "macht" in de.lower()]
+    ihr = [de for _, _, de in _said("imperative.please", {"verb:open", "noun:window", "verb:sing", "verb:go"}, 300)
+           if "öffnet" in de.lower() or "macht" in de.lower()]
     assert ihr      # the class still opens one window
 
 

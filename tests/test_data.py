@@ -22,7 +22,8 @@ HAND_LINES = [
     "# Version :: test 2024-01-01",
     "# License :: GPL Version 2 or later; GNU General Public License",
     "Apfel {m} [bot.] | Äpfel {pl} | Ich habe gern Äpfel. :: apple | apples | I like apples.",
-    "Bahnhof {m} /Bhf./ [transp.] <Banhof> | Wo ist der Bahnhof? :: railway station [Br.]; train station [Am.] /Sta./ | Where is the train station?",
+    "Bahnhof {m} /Bhf./ [transp.] <Banhof> | Wo ist der Bahnhof? :: "
+    "railway station [Br.]; train station [Am.] /Sta./ | Where is the train station?",
     "Katze {f}; Mieze {f} [ugs.] | Katzen {pl} :: cat; kitty [coll.] | cats",
     "jdm. etw. geben {vt} | Gib mir das Buch! :: to give sb. sth. | Give me the book!",
     "Es war reiner/purer Zufall. / Es war Glück. :: It was sheer/pure coincidence.",

@@ -221,7 +221,8 @@ def test_korean_input_gets_no_notice_and_english_input_does(koen, lang):
     shown = notices(app(lang, atlas_sentence="I like apples."), lang)
     reads = s["sentence.unreadable.reads"].format(language=s["srclang.ko"], script=s["script.HANGUL"])
     assert len(shown) == 1 and reads in shown[0] and s["script.LATIN"] in shown[0]
-    assert s["sentence.unreadable.try"].format(models=f"{s['srclang.en']} → {s['srclang.de']}") in shown[0]     # the English model reads it
+    # the English model reads it
+    assert s["sentence.unreadable.try"].format(models=f"{s['srclang.en']} → {s['srclang.de']}") in shown[0]
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
@@ -231,7 +232,8 @@ def test_hangul_typed_into_the_english_model_still_gets_the_notice(koen, lang):
     shown = notices(at, lang)
     reads = s["sentence.unreadable.reads"].format(language=s["srclang.en"], script=s["script.LATIN"])
     assert len(shown) == 1 and reads in shown[0] and s["script.HANGUL"] in shown[0]
-    assert s["sentence.unreadable.try"].format(models=f"{s['srclang.ko']} → {s['srclang.en']}") in shown[0]        # the Korean model reads it
+    # the Korean model reads it
+    assert s["sentence.unreadable.try"].format(models=f"{s['srclang.ko']} → {s['srclang.en']}") in shown[0]
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])

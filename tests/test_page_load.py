@@ -106,7 +106,7 @@ def test_a_model_larger_than_the_server_bound_is_refused_and_its_files_removed(f
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
-def test_a_full_disk_while_staging_is_a_clear_error_in_the_interface_language(lang, folder, tiny_disk, monkeypatch):
+def test_a_full_disk_while_staging_is_a_clear_error_in_the_interface_language(lang, folder, tiny_disk, monkeypatch):  # noqa: F811 the fixture imported above
     monkeypatch.setenv("ATLAS_UPLOAD_DIR", str(tiny_disk))
     at = open_page(lang)
     at.selectbox(key="models_select").set_value("bundled:toy-ko").run()

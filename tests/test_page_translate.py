@@ -263,7 +263,7 @@ def test_attention_grid_z_equals_probe_weights_exactly(ckpt, attn):
     w = explain.teacher_forced_attention(ckpt.model, tr.src_ids, tr.out_ids)["cross"]
     q = ckpt.tokenizer.pieces([2, *tr.out_ids])
     k = ckpt.tokenizer.pieces(tr.src_ids)
-    titles = [[f"L{l} H{h}" for h in range(w.shape[1])] for l in range(w.shape[0])]
+    titles = [[f"L{li} H{h}" for h in range(w.shape[1])] for li in range(w.shape[0])]
     fig = figures.attention_grid(w, q, k, panel_titles=titles, decimals=None, selected=(1, 0))
     go.Figure(fig.to_dict())                                  # a valid figure once validated
     H = w.shape[1]
@@ -286,7 +286,8 @@ def test_attention_grid_z_equals_probe_weights_exactly(ckpt, attn):
 def test_attention_grid_keeps_repeated_tokens_apart():
     labels = ["<s>", "▁the", "▁cat", "▁the", "</s>"]
     ticks = figures.tick_labels(labels)
-    assert len(set(ticks)) == 5 and ticks[0] == "&lt;s&gt;" and ticks[3].startswith("·the")   # theme.token_label: the word-start mark
+    # theme.token_label: the word-start mark
+    assert len(set(ticks)) == 5 and ticks[0] == "&lt;s&gt;" and ticks[3].startswith("·the")
     w = np.full((1, 2, 5, 5), 0.2)
     fig = figures.attention_grid(w, labels, labels, panel_titles=[["x", "y"]])
     assert list(fig.data[0].x)[:5] == ticks
@@ -321,7 +322,7 @@ def test_alignment_figure_draws_each_weight_above_threshold():
 def test_attention_grid_domains_and_thumbnails(L, H, T):
     w = np.full((L, H, T, T), 1.0 / T)
     labels = [f"t{i}" for i in range(T)]
-    titles = [[f"{l}.{h}" for h in range(H)] for l in range(L)]
+    titles = [[f"{layer}.{h}" for h in range(H)] for layer in range(L)]
     fig = figures.attention_grid(w, labels, labels, panel_titles=titles, x_title="key", y_title="query")
     go.Figure(fig.to_dict())                                   # a valid figure
     thumbs = T > 12
@@ -362,7 +363,7 @@ def test_the_charts_are_redrawn_in_place_with_the_package_plotly_js(app_checkpoi
     at = app("ko")
     live = live_charts(at)
     assert set(live) == {"tr_grid_enc_self", "tr_focus_enc_self"}
-    for key, data in live.items():
+    for data in live.values():
         export = data["config"]["toImageButtonOptions"]
         assert export["format"] == "png" and export["scale"] == 2
         assert export["filename"].startswith("attention-atlas_home_enc_self_") and export["filename"].endswith("_ko")

@@ -235,7 +235,7 @@ def test_the_session_quota_is_set_by_its_variable_and_the_other_quotas_still_hol
     monkeypatch.setenv("ATLAS_UPLOAD_MAX_MB", "20")                        # no session beyond one upload + 16 MB
     assert upload_store.session_quota_bytes() == 36 * MiB
     monkeypatch.setenv("ATLAS_UPLOAD_STORE_MAX_MB", "20")
-    with pytest.raises(HTTPException) as info:
+    with pytest.raises(HTTPException):
         put(manager, "tab-3", "h0", 5 * MiB)
     assert upload_store.take_notice("tab-3")["refused"]["which"] == "server"
 

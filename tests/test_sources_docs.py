@@ -134,7 +134,8 @@ def test_read_mo_matches_the_stdlib(tmp_path):
 
 @pytest.mark.parametrize("raw, plain", [
     ("~Save", "Save"), ("_Cancel", "Cancel"), ("Correct A_ll", "Correct All"), ("3_D", "3D"),
-    ("저장(~S)", "저장"), ("취소(_C)", "취소"), ("속성(_P)...", "속성..."), ("이 서식 파일로부터 일정 만들기(~A)", "이 서식 파일로부터 일정 만들기"),
+    ("저장(~S)", "저장"), ("취소(_C)", "취소"), ("속성(_P)...", "속성..."),
+    ("이 서식 파일로부터 일정 만들기(~A)", "이 서식 파일로부터 일정 만들기"),
     ("1~30의 색인값", "1~30의 색인값"), ("틸드(~)를", "틸드(~)를"), ("0 ~ 100 %", "0 ~ 100 %"),
     ("file__name", "file_name"), ("underline_", "underline_"),
 ])
@@ -324,7 +325,8 @@ def test_debian_license_reads_the_files_star_stanza():
 # -- the whole subcommand, on .deb packages built here -------------------------------
 
 CONTROL = "Package: {name}\nVersion: {version}\nArchitecture: all\nMaintainer: Test <t@example.org>\nDescription: test\n"
-COPYRIGHT = "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\n\nFiles: *\nCopyright: someone\nLicense: {}\n"
+COPYRIGHT = ("Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\n\n"
+             "Files: *\nCopyright: someone\nLicense: {}\n")
 N_SENTENCES = 60
 
 
