@@ -30,12 +30,13 @@ DEV_HASH := $(shell cat requirements.txt requirements-dev.txt | sha256sum | cut 
 RUN_STAMP := $(VENV)/.stamp-run-$(RUN_HASH)
 DEV_STAMP := $(VENV)/.stamp-dev-$(DEV_HASH)
 
-.PHONY: help run test dev deps browser a11y lint docker-smoke deploy-smoke ci clean
+.PHONY: help run test check dev deps browser a11y lint docker-smoke deploy-smoke ci clean
 
 help:
 	@echo "make run           start the app (http://localhost:8501)"
-	@echo "make test          run the test suite"
-	@echo "make lint          hadolint on the Dockerfiles"
+	@echo "make test          run the test suite (both cores: pytest-xdist)"
+	@echo "make check         the suite without the browser, load and training tests: the inner loop"
+	@echo "make lint          ruff on the Python code, hadolint on the Dockerfiles"
 	@echo "make docker-smoke  build and run the Docker image with podman, check the home page"
 	@echo "make deploy-smoke  deploy/kubernetes.yaml with 2 replicas in podman behind HAProxy, check stickiness"
 	@echo "make ci            everything CI runs (.ci/run)"
@@ -49,8 +50,19 @@ run: deps
 	$(BIN)/python scripts/warm_up.py $(patsubst --server.port=%,%,$(filter --server.port=%,$(STREAMLIT_ARGS))) &
 	$(BIN)/streamlit run app.py $(STREAMLIT_ARGS)
 
+# Both cores (pytest-xdist: each worker its own servers on free ports); then the browser tests alone, one
+# at a time, whose clicks wait on a server that two busy workers would slow past their limits. The 15
+# slowest tests are listed after each part (pyproject.toml).
+PYTEST_WORKERS ?= 2
+BROWSER_TESTS := tests/test_browser*.py
+CHECK_SKIP := --ignore=tests/test_server_load.py --ignore=tests/test_benchmarks.py --ignore=tests/test_train.py
+
 test: dev
-	$(BIN)/python -m pytest -q tests
+	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --ignore-glob='$(BROWSER_TESTS)' tests
+	$(BIN)/python -m pytest -q $(BROWSER_TESTS)
+
+check: dev
+	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --ignore-glob='$(BROWSER_TESTS)' $(CHECK_SKIP) tests
 
 deps: $(RUN_STAMP)
 dev: $(DEV_STAMP) browser a11y
@@ -104,6 +116,7 @@ browser:
 	fi
 
 lint: $(DEV_STAMP)
+	$(BIN)/ruff check .
 	$(BIN)/hadolint Dockerfile deploy/haproxy.Dockerfile
 
 docker-smoke: dev

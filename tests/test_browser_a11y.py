@@ -227,7 +227,7 @@ def test_a_class_uses_the_app_with_the_keyboard_alone(server, tabs):
     # the model: the sidebar's selectbox, opened with the arrow key, the other model chosen with Enter
     tab_to(tab, "the model selectbox", focus_label(en["model.choose"]))
     tab.keyboard.press("ArrowDown")                          # opens the list on the chosen model
-    tab.wait_for_selector('[role="option"]', timeout=10_000)
+    tab.wait_for_selector('[role="option"]', timeout=30_000)
     chosen = tab.evaluate("() => [...document.querySelectorAll('[role=option]')]"
                           ".findIndex(o => o.getAttribute('aria-selected') === 'true')")
     tab.keyboard.press("ArrowUp" if chosen > 0 else "ArrowDown")   # the model next to it
@@ -238,7 +238,7 @@ def test_a_class_uses_the_app_with_the_keyboard_alone(server, tabs):
     tab.evaluate("() => document.activeElement?.blur()")
     tab_to(tab, "the heads to switch off", focus_label(en["translate.off.select"]), most=400)
     tab.keyboard.press("ArrowDown")
-    tab.wait_for_selector('[role="option"]', timeout=10_000)
+    tab.wait_for_selector('[role="option"]', timeout=30_000)
     tab.keyboard.press("Enter")
     tab.keyboard.press("Escape")
     tab.wait_for_function("""(none) => document.querySelector('[data-testid=stMultiSelect] [data-tag]')

@@ -35,7 +35,7 @@ def test_item13_korean_where_streamlit_draws_it(browser, url):  # noqa: F811
         box = page.locator(".st-key-tr_heads_off button[aria-haspopup='listbox']").first
         box.scroll_into_view_if_needed()
         box.click()
-        page.wait_for_selector("[role='option']", timeout=10_000)
+        page.wait_for_selector("[role='option']", timeout=30_000)
         options = page.locator("[role='option']").all_inner_texts()
         assert options and not any("Select all" in o for o in options), options
         page.keyboard.press("Escape")

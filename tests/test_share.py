@@ -1,4 +1,5 @@
 """Each session's share of the server's compute (transformer_core/serving/share.py, pages/ui/sentence.charged)."""
+import sys
 from pathlib import Path
 
 import pytest
@@ -77,8 +78,10 @@ def _fragment_over_share():
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
-def test_a_model_fragment_says_how_long_to_wait_on_its_own(lang):
+def test_a_model_fragment_says_how_long_to_wait_on_its_own(lang, monkeypatch):
     """A fragment's own rerun (a tab of the home page) runs without app.py's busy_notice: model_fragment's."""
+    # AppTest makes its script __main__, which a worker process spawned later in this process would run
+    monkeypatch.setitem(sys.modules, "__main__", sys.modules["__main__"])
     at = AppTest.from_function(_fragment_over_share, default_timeout=30)
     at.query_params["lang"] = lang
     at.run()
