@@ -8,6 +8,8 @@
     python benchmarks/bench_app.py --set runner.postScriptGC=false --js-profile
     python benchmarks/bench_app.py --smoke                  # a check that it runs: the server, one page load and
                                                             # one timed sentence, no warm-up (out/bench/app-smoke.json)
+    python benchmarks/bench_app.py --page architecture      # the Architecture page, a block's panel open
+                                                            # (out/bench/app-architecture.json)
 
 Starts `streamlit run app.py --server.headless true --server.port <free port>` serving a snapshot of
 the checkpoint (copied to a temporary folder, so a training run that rewrites it cannot change the
@@ -26,6 +28,12 @@ headless Chromium (/usr/bin/chromium, a fresh profile; Playwright never download
                the count skipped is reported
   memory       resident memory (RSS, and PSS) of the server process and its children, after the model
                is loaded and after the runs
+
+--page architecture times the Architecture page (/architecture?block=encoder.0.self_attn: the diagram, and
+the first encoder layer's attention heads in the open panel) the same way: from Enter in its sentence box to
+the panel's heatmaps showing the new sentence and the script run over (that page shows no translation box,
+and the diagram's shapes are the same for every 20-token sentence).  The home page is opened first, as the
+deployments' health check does, so that the page's own address is known to Streamlit (deploy/README.md).
 
 "Fully redrawn" is checked in the page on every animation frame: the translation box holds the
 translation this script computes itself for the sentence (same checkpoint, same code); every plotly
@@ -64,6 +72,12 @@ from tests.streamlit_proc import CHROMIUM_ARGS, free_port, healthy, stop
 CHROMIUM = "/usr/bin/chromium"
 VIEWPORT = {"width": 1400, "height": 900}
 TARGET_MS = 400.0
+# What --page times: its address, its sentence box, what must be on the first page (a translation with text, or
+# the diagram), and the box whose text must become the new translation (None: the page shows none)
+PAGES = {"home": {"path": "/", "input": ".st-key-tr_text input", "ready": ".st-key-translation",
+                  "text_box": ".st-key-translation"},
+         "architecture": {"path": "/architecture?block=encoder.0.self_attn", "input": ".st-key-ar_text input",
+                          "ready": ".st-key-ar_diagram", "text_box": None}}
 SMOKE = dict(repeats=1, warmup=0)
 SRC_TOKENS = 20                      # as the encoder sees them: BOS + 18 pieces + EOS (a Marian model: 19 + EOS)
 
@@ -172,8 +186,8 @@ DONE_JS = r"""([exp]) => {
   // drawn tick labels of every axis: <g class="xtick">, <g class="x2tick">, …, <g class="y12tick">
   const tickTexts = gd => [...gd.querySelectorAll('g[class*="tick"]')]
                             .filter(g => /^[xy]\d*tick$/.test(g.getAttribute('class'))).map(g => norm(g.textContent));
-  const box = document.querySelector('.st-key-translation');
-  const textOk = !!box && norm(box.innerText).includes(norm(exp.text));
+  const box = exp.text_box ? document.querySelector(exp.text_box) : null;
+  const textOk = !exp.text_box || (!!box && norm(box.innerText).includes(norm(exp.text)));
   if (textOk && marks.text === undefined) marks.text = now;
   const plots = [...document.querySelectorAll('.js-plotly-plot')];
   // the heatmaps that draw (a grid's cover for one token's cells is empty until the pointer rests on it)
@@ -191,6 +205,7 @@ DONE_JS = r"""([exp]) => {
     if (!memo.data) return false;
     if (memo.drawn) return true;
     const heat = heatmaps(full).length;
+    if (!heat) return true;                      // no heatmap (the Architecture panel's lines): the run's end tells
     if (gd.querySelectorAll('g.hm image').length < heat) return false;  // every heatmap drawn
     const ticks = tickTexts(gd);
     memo.drawn = !ticks.length                   // thumbnails without tick labels: data + images above
@@ -214,14 +229,16 @@ DONE_JS = r"""([exp]) => {
   return plotsOk && idle ? now : false;
 }"""
 
-FIRST_PAGE_JS = r"""() => {
+FIRST_PAGE_JS = r"""([ready]) => {
   const exc = document.querySelector('[data-testid="stException"]');
   if (exc) return {error: exc.innerText.slice(0, 2000)};
-  const box = document.querySelector('.st-key-translation');
+  const box = document.querySelector(ready);
   const app = document.querySelector('[data-testid="stApp"]');
   const plots = [...document.querySelectorAll('.js-plotly-plot')];
-  return !!box && box.innerText.trim().length > 0 && plots.length > 0
-         && plots.every(gd => gd._fullData && gd.querySelectorAll('g.hm image').length > 0)
+  const heat = gd => gd._fullData.filter(t => t.type === 'heatmap' && t.visible !== false && t.z && t.z.length).length;
+  return !!box && (box.innerText.trim().length > 0 || !!box.querySelector('svg')) && plots.length > 0
+         && plots.every(gd => gd._fullData && gd.querySelectorAll('g.hm image').length >= heat(gd))
+         && plots.some(gd => heat(gd) > 0)
          && app.getAttribute('data-test-script-state') === 'notRunning'
          && !document.querySelector('[data-stale="true"]') ? plots.length : false;
 }"""
@@ -443,7 +460,9 @@ def main(argv=None) -> int:
                                             "what the page costs when it gets the CPU before other jobs")
     p.add_argument("--set", action="append", default=[], metavar="OPTION=VALUE",
                    help="a Streamlit option for the server, e.g. runner.postScriptGC=false (repeatable)")
-    p.add_argument("--out", help="JSON result (default out/bench/app.json)")
+    p.add_argument("--page", choices=list(PAGES), default="home",
+                   help="the page timed: home (default) or architecture (a block's panel open)")
+    p.add_argument("--out", help="JSON result (default out/bench/app.json; app-architecture.json for --page architecture)")
     add_smoke(p)
     args = parse_args(p, argv, SMOKE)
     if args.repeats < 15 and not args.smoke:
@@ -505,8 +524,14 @@ def main(argv=None) -> int:
                 time.sleep(0.1)
             t_healthy = time.monotonic()
             print(f"server pid {proc.pid} on {url}, healthy after {t_healthy - t_launch:.1f} s", flush=True)
-            page.goto(url + "/", wait_until="domcontentloaded")
-            first = page.wait_for_function(FIRST_PAGE_JS, timeout=4 * args.timeout * 1000, polling=50).json_value()
+            timed_page = PAGES[args.page]
+            if args.page != "home":                # the home page first: Streamlit then knows the pages' addresses
+                page.goto(url + "/", wait_until="domcontentloaded")
+                page.wait_for_function(FIRST_PAGE_JS, arg=[PAGES["home"]["ready"]], timeout=4 * args.timeout * 1000,
+                                       polling=50)
+            page.goto(url + timed_page["path"], wait_until="domcontentloaded")
+            first = page.wait_for_function(FIRST_PAGE_JS, arg=[timed_page["ready"]], timeout=4 * args.timeout * 1000,
+                                           polling=50).json_value()
             t_first = time.monotonic()
             # The browser may still be drawing messages that came in before the run ended: the first page
             # is the one whose chart count stays the same for a second.
@@ -515,7 +540,7 @@ def main(argv=None) -> int:
                 if isinstance(first, dict):
                     raise SystemExit("the app raised an exception: " + first["error"])
                 time.sleep(0.05)
-                now = page.evaluate(FIRST_PAGE_JS)
+                now = page.evaluate(FIRST_PAGE_JS, [timed_page["ready"]])
                 if now != first:
                     first, stable_since = now, time.monotonic()
                     t_first = stable_since if now else t_first
@@ -525,7 +550,7 @@ def main(argv=None) -> int:
             server_pids, browser_pids = process_tree(proc.pid), pids_with(str(tmp / "profile"))
             if args.nice is not None:
                 renice(server_pids + browser_pids + [os.getpid()], args.nice)
-            box = page.locator(".st-key-tr_text input")
+            box = page.locator(timed_page["input"])
             for i, (text, want) in enumerate(zip(sentences, wants)):
                 profiling = args.js_profile and i == n - 1
                 if profiling:
@@ -539,10 +564,12 @@ def main(argv=None) -> int:
                 cpu0 = cpu_ms(server_pids), cpu_ms(browser_pids)
                 box.press("Enter")
                 try:
-                    done = page.wait_for_function(DONE_JS, arg=[{**want, "n_plots": n_plots}], polling="raf",
+                    done = page.wait_for_function(DONE_JS, arg=[{**want, "n_plots": n_plots,
+                                                                 "text_box": timed_page["text_box"]}], polling="raf",
                                                   timeout=args.timeout * 1000).json_value()
                 except PlaywrightTimeout:
-                    state = page.evaluate(DONE_JS, [{**want, "n_plots": n_plots, "explain": True}])
+                    state = page.evaluate(DONE_JS, [{**want, "n_plots": n_plots, "text_box": timed_page["text_box"],
+                                                     "explain": True}])
                     raise SystemExit(f"the page did not show {text!r} in {args.timeout:.0f} s; expected "
                                      f"{ {k: want[k] for k in ('text', 'marker', 'sequences')} }, page: {state}") from None
                 if isinstance(done, dict):
@@ -598,7 +625,7 @@ def main(argv=None) -> int:
 
     result.update({
         "command": " ".join(cmd[1:]).replace(str(port), "<free port>"), "app_dir": str(app_dir),
-        "checkpoint": str(Path(args.checkpoint)), "served_snapshot_of": str(Path(args.checkpoint).resolve()),
+        "page": args.page, "checkpoint": str(Path(args.checkpoint)), "served_snapshot_of": str(Path(args.checkpoint).resolve()),
         "nice": args.nice, "src_tokens": SRC_TOKENS, "mode": f"beam {ckpt.beam_options['beam']}", "max_out_tokens": args.max_out,
         "sentences_skipped_for_longer_output": skipped,
         "out_tokens_median": statistics.median(len(w["out_ids"]) for w in wants[args.warmup:args.warmup + args.repeats]),
@@ -621,9 +648,10 @@ def main(argv=None) -> int:
         "load_average": {"start": list(load_start), "end": list(load_end)},
         "smoke": args.smoke, "env": environment(), "runs": runs,
     })
-    path = write_result(result_name("app", args.smoke), result, args.out)
+    name = "app" if args.page == "home" else f"app-{args.page}"
+    path = write_result(result_name(name, args.smoke), result, args.out)
     shutil.rmtree(tmp, ignore_errors=True)
-    print(f"\nhome page, new {SRC_TOKENS}-token sentence -> translation + {n_plots} charts redrawn "
+    print(f"\n{args.page} page, new {SRC_TOKENS}-token sentence -> {n_plots} charts redrawn "
           f"({len(ms)} runs after {args.warmup} warm-ups):")
     print(f"  median {stats['median']:.0f} ms, p90 {result['latency_ms']['p90']:.0f} ms, min {stats['min']:.0f}, "
           f"max {stats['max']:.0f}  (target median ≤ {TARGET_MS:.0f} ms: "

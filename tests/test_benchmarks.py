@@ -55,13 +55,15 @@ def test_every_benchmark_has_a_smoke_run():
         assert f"{script} --smoke" in doc, f"{script}'s docstring does not say how to run its --smoke"
 
 
-def smoke(script: str) -> dict:
-    """Run the script with --smoke -> its smoke result, checked to be new and to leave the real result alone."""
+def smoke(script: str, *args: str, result: str | None = None) -> dict:
+    """Run the script with --smoke (and args) -> its smoke result (SMOKE_RUNS' file, or `result`), checked to be
+    new and to leave the real result alone."""
     name, keys = SMOKE_RUNS[script]
+    name = result or name
     target, real = OUT / name, OUT / name.replace("-smoke", "")
     real_before = real.stat().st_mtime_ns if real.exists() else None
     start = time.time()
-    proc = subprocess.run([sys.executable, str(BENCH / script), "--smoke"], cwd=ROOT, capture_output=True, text=True,
+    proc = subprocess.run([sys.executable, str(BENCH / script), "--smoke", *args], cwd=ROOT, capture_output=True, text=True,
                           timeout=600, env={**os.environ, "PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD": "1"})
     took = time.time() - start
     log = f"{script} --smoke: exit {proc.returncode} after {took:.1f} s\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}"
@@ -104,6 +106,16 @@ def test_smoke_app_in_chromium():
     assert 0 < timed[0]["text_ms"] <= timed[0]["ms"]                # the translation showed, then every heatmap
     assert result["charts_on_page"] >= 1
     assert result["server_memory"]["after_model_loaded"]["rss_mb"] > 100
+
+
+def test_smoke_architecture_page_in_chromium():
+    """bench_app.py --page architecture: Enter on the Architecture page, a block's panel open, its heads redrawn."""
+    if not os.access(CHROMIUM, os.X_OK):
+        pytest.fail(f"{CHROMIUM} not found: bench_app.py needs Debian's chromium", pytrace=False)
+    result = smoke("bench_app.py", "--page", "architecture", result="app-architecture-smoke.json")
+    timed = [r for r in result["runs"] if not r["warmup"]]
+    assert result["page"] == "architecture" and len(timed) == 1 and result["latency_ms"]["n"] == 1
+    assert result["charts_on_page"] >= 1 and 0 < timed[0]["plots_ms"] <= timed[0]["ms"]
 
 
 def test_smoke_class():
