@@ -81,3 +81,28 @@ def app_checkpoints(toy_checkpoints, monkeypatch) -> Path:
 
     monkeypatch.setattr(model_state, "CHECKPOINTS_DIR", toy_checkpoints)
     return toy_checkpoints
+
+
+# --- One headless Chromium per test module (the browser tests) ------------------------------
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's chromium (streamlit_proc.CHROMIUM) under Playwright, which never downloads a browser."""
+    import os
+
+    from streamlit_proc import CHROMIUM, CHROMIUM_ARGS
+
+    if not (os.path.isfile(CHROMIUM) and os.access(CHROMIUM, os.X_OK)):
+        pytest.fail(f"{CHROMIUM} not found: the browser tests need Debian's chromium "
+                    "(`make test` installs it as root; else `sudo apt-get install chromium fonts-noto-cjk`)",
+                    pytrace=False)
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.fail("playwright is not installed: `make test` (requirements-dev.txt) installs it", pytrace=False)
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()

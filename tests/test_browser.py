@@ -41,10 +41,9 @@ from pathlib import Path
 import pytest
 
 from pages.ui.theme import token_label
-from streamlit_proc import CHROMIUM_ARGS, free_port, healthy, stop
+from streamlit_proc import free_port, healthy, stop
 
 ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM = os.environ.get("ATLAS_CHROMIUM") or "/usr/bin/chromium"   # Debian's; Playwright downloads none
 VIEWPORT = {"width": 1400, "height": 900}
 SCREENSHOT_VIEWPORT = {"width": 1400, "height": 1700}
 BUNDLED_DIR = ROOT / "checkpoints"
@@ -170,24 +169,6 @@ def tail(path: Path, n: int = 4000) -> str:
         return path.read_text(encoding="utf-8", errors="replace")[-n:]
     except OSError:
         return "(no log)"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not (os.path.isfile(CHROMIUM) and os.access(CHROMIUM, os.X_OK)):
-        pytest.fail(f"{CHROMIUM} not found: the browser tests need Debian's chromium "
-                    "(`make test` installs it as root; else `sudo apt-get install chromium fonts-noto-cjk`)",
-                    pytrace=False)
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        pytest.fail("playwright is not installed: `make test` (requirements-dev.txt) installs it", pytrace=False)
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 class Session:

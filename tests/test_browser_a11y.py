@@ -14,10 +14,8 @@ import time
 
 import pytest
 
-from streamlit_proc import CHROMIUM_ARGS
 from test_browser import (
     BUNDLED_DIR,
-    CHROMIUM,
     HEALTH_TIMEOUT_S,
     PAGES,
     ROOT,
@@ -55,16 +53,6 @@ def server(tmp_path_factory):
         pytest.fail("the bundled checkpoints/enko is needed")
     with streamlit_server(tmp_path_factory.mktemp("a11y"), BUNDLED_DIR) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture(scope="module")

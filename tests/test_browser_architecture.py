@@ -18,10 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from streamlit_proc import CHROMIUM_ARGS
 from test_browser import (
     BUNDLED_DIR,
-    CHROMIUM,
     FIRST_RUN_TIMEOUT_S,
     I18N,
     RUN_TIMEOUT_S,
@@ -79,20 +77,6 @@ def checkpoints(tmp_path_factory, toy_pairs) -> Path:
 def server(tmp_path_factory, checkpoints):
     with streamlit_server(tmp_path_factory.mktemp("arch"), checkpoints) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not Path(CHROMIUM).is_file():
-        pytest.fail(f"{CHROMIUM} not found: the browser tests need Debian's chromium", pytrace=False)
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 def reference(checkpoints: Path, model: str):

@@ -7,7 +7,7 @@ import urllib.request
 
 import pytest
 
-from test_browser import FIRST_RUN_TIMEOUT_S, I18N, VIEWPORT, browser, streamlit_server, wait_for_page  # noqa: F401
+from test_browser import FIRST_RUN_TIMEOUT_S, I18N, VIEWPORT, streamlit_server, wait_for_page
 
 
 @pytest.fixture(scope="module")
@@ -20,7 +20,7 @@ def url(tmp_path_factory, toy_checkpoints):
         yield address
 
 
-def test_item13_korean_where_streamlit_draws_it(browser, url):  # noqa: F811
+def test_item13_korean_where_streamlit_draws_it(browser, url):
     s = I18N["ko"]
     context = browser.new_context(viewport=VIEWPORT)
     try:

@@ -10,13 +10,12 @@ from types import SimpleNamespace
 
 import pytest
 
-from test_browser import (  # noqa: F401
+from test_browser import (
     FIRST_RUN_TIMEOUT_S,
     I18N,
     ROOT,
     SCREENSHOT_DIR,
     VIEWPORT,
-    browser,
     source_pieces,
     streamlit_server,
     translate,
@@ -41,7 +40,7 @@ def prepared_server(tmp_path_factory):
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
-def test_a_prepared_int8_model_is_listed_by_name_and_translates(browser, prepared_server, lang):  # noqa: F811
+def test_a_prepared_int8_model_is_listed_by_name_and_translates(browser, prepared_server, lang):
     url, models = prepared_server
     context = browser.new_context(viewport=VIEWPORT)
     try:

@@ -7,8 +7,7 @@ from pathlib import Path
 import pytest
 
 from pages.ui.theme import short_label, token_label
-from streamlit_proc import CHROMIUM_ARGS
-from test_browser import BUNDLED_DIR, CHROMIUM, HEALTH_TIMEOUT_S, SCREENSHOT_DIR, bundled_names, streamlit_server
+from test_browser import BUNDLED_DIR, HEALTH_TIMEOUT_S, SCREENSHOT_DIR, bundled_names, streamlit_server
 from transformer_core.checkpoints.load import load_checkpoint
 
 SIZES = [(1024, 768), (1920, 1080)]
@@ -33,16 +32,6 @@ def server(tmp_path_factory):
         pytest.fail("the bundled checkpoints/ende is needed")
     with streamlit_server(tmp_path_factory.mktemp("present"), BUNDLED_DIR) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 def heatmap_ticks(browser, url: str, size, present: bool, shot: Path | None = None) -> list[dict]:
