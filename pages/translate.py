@@ -23,6 +23,7 @@ from transformer_core.checkpoints import seen
 from transformer_core.explainer import alignment, attribution, confidence, explain, input_check
 from transformer_core.explainer.examples import LECTURE
 from transformer_core.model.config import base_language
+from transformer_core.model.quantize import scheme_of
 from transformer_core.serving import cost
 
 KINDS = explain.ATTENTION_KINDS
@@ -309,7 +310,8 @@ def attribution_view(res: dict) -> None:
     method = st.segmented_control(t("translate.attr.method"), attribution.METHODS, key="tr_attr_method",
                                   default="integrated_gradients", required=True,
                                   format_func=lambda m: t(f"translate.attr.{m}")) or "integrated_gradients"
-    plan = cost.attribution_plan(ckpt.config, len(res["src_ids"]), len(res["out_ids"]), method, attribution.STEPS)
+    plan = cost.attribution_plan(ckpt.config, len(res["src_ids"]), len(res["out_ids"]), method, attribution.STEPS,
+                                 scheme_of(ckpt.model) is not None)
     if plan is None:
         st.warning(t("translate.attr.too_large"), icon=":material/block:")
         return

@@ -202,3 +202,55 @@ def test_every_view_runs_on_a_quantized_model(int8_enko):
         assert np.corrcoef(scores.ravel(), expected.ravel())[0, 1] >= 0.99     # measured: 0.999
     trace = explain.full_trace(ckpt.model, traced.src_ids, out)
     assert trace.src.shape == (1, len(traced.src_ids))
+
+
+@pytest.mark.parametrize("scheme", ["int8", "bf16"])
+@pytest.mark.parametrize("reused", [False, True])
+def test_a_quantized_product_differentiates_through_its_float_matrix(scheme, reused):
+    """x Wᵀ for W stored quantized, with x requiring a gradient: the value and the gradient of the float W."""
+    from contextlib import nullcontext
+
+    from transformer_core.model.quantize import dequantize, project, quantize_matrix, reused_floats
+
+    torch.manual_seed(0)
+    q, scale = quantize_matrix(torch.randn(48, 32), scheme)
+    w = dequantize(q, scale)                                                    # (48, 32)
+    x = torch.randn(3, 5, 32, requires_grad=True)
+    g = torch.randn(3, 5, 48)
+    with reused_floats() if reused else nullcontext():
+        y = project(x, q, scale)
+        (grad,) = torch.autograd.grad((y * g).sum(), x)
+    torch.testing.assert_close(y, x @ w.t())
+    torch.testing.assert_close(grad, g @ w)
+
+
+def test_attribution_on_a_quantized_model_keeps_no_float_copy_of_its_matrices(int8_enko):
+    """No tensor the backward passes keep is a float matrix of a weight's shape (a big model's would be ~1 GB
+    at once), and the buffer the float matrices are made in is gone afterwards."""
+    from transformer_core.model import quantize
+
+    ckpt = load_checkpoint(int8_enko)
+    src = source_ids(ckpt.tokenizer, "I like apples.", ckpt.config.max_len)[0]
+    out = translate(ckpt, "I like apples.").out_ids
+    weight_shapes = {tuple(m.weight_q.shape) for m in ckpt.model.modules() if hasattr(m, "weight_q")}
+    weight_shapes |= {s[::-1] for s in weight_shapes}
+    kept = []
+
+    def pack(t):
+        if t.is_floating_point() and t.dim() == 2:
+            kept.append(tuple(t.shape))
+        return t
+
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+        attribution.attribute(ckpt.model, src, out, "integrated_gradients", steps=4)
+    assert kept and not weight_shapes & set(kept), sorted(weight_shapes & set(kept))
+    assert quantize._scratch.buffer is None
+
+
+def test_the_cost_of_attribution_counts_a_quantized_model_making_its_matrices_float(int8_enko):
+    from transformer_core.serving import cost
+
+    cfg = load_checkpoint(int8_enko).config
+    plain, quantized = (cost.estimate(cfg, "attribution", 20, steps=8, out_len=20, quantized=q) for q in (False, True))
+    assert quantized.seconds > plain.seconds
+    assert quantized.nbytes - plain.nbytes == cfg.vocab_size * cfg.d_model * 4     # the buffer: the largest matrix

@@ -28,6 +28,7 @@ from ..checkpoints.files import Checkpoint, CheckpointError
 from ..checkpoints.load import load_checkpoint
 from ..model.decoding import eval_mode
 from ..model.masks import make_src_mask, make_trg_mask
+from ..model.quantize import reused_floats
 from ..model.transformer import Transformer
 from . import alignment
 
@@ -83,7 +84,7 @@ def attribute(model: Transformer, src_ids: list[int], out_ids: list[int], method
     src, tgt_in, labels = src.expand(B, -1), tgt_in.expand(B, -1), labels.expand(B, -1)
     src_mask = make_src_mask(src, model.cfg.pad_id)                            # (B, 1, 1, S)
     rows, chunk = [], max(1, chunk)
-    with torch.enable_grad():
+    with torch.enable_grad(), reused_floats():                                 # a quantized model's W, made float
         memory = model.encode(src, src_mask, tok=path)                         # (B, S, d)
         for start in range(0, T, chunk):
             end = min(T, start + chunk)

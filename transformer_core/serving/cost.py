@@ -7,6 +7,7 @@ model for every run kind and every caller: the pages, the worker processes and t
                                                      the longest sentence (in pieces) that fits
     check_trace(cfg, S, T)                           the same for a full trace (every tensor recorded)
     attribution_plan(cfg, src_len, method)           the method and integrated-gradient steps that fit
+    (quantized=True wherever the model's weights are: model/quantize.py's scheme_of)
 
 Sizes: S the source's tokens; T the longest output decoding allows (decoding.default_max_len: a run is counted
 as if the model never stopped, as a crafted one need not); B hypotheses (the beam); K points of integrated
@@ -31,6 +32,11 @@ Bytes
     activations    the widest tensors of one layer at once, B·(S + T)·(4d + f) and h·(S+T)², and the logits
                    (T·V, with log_softmax's copy)
     graph          attribution's saved tensors for the backward pass: K·(S + T)·(Le + Ld)·(10d + 2f + 3h(S + T))
+Quantized weights (model/quantize.py): attribution differentiates through each float matrix W = s · Q, made
+again for every product and its backward pass, in one reused buffer (never kept: the buffer holds the largest
+matrix, V·d numbers), so a quantized model's attribution also converts, for each output row, the encoder's and
+decoder's matrices and the output projection twice: R·(2Vd + 1.25·Ld·(8d² + 2df) + Le·(4d² + 2df)) numbers
+at DEQUANT_S each.
 Seconds = FLOPs / FLOPS_PER_S + calls × CALL_S: one core's throughput on the model's matrix products and the
 cost of each small operation, measured on this machine (benchmarks/bench_cost.py prints measured against
 estimated for the bundled models and for crafted ones; the estimate is meant to err on the high side).
@@ -54,6 +60,7 @@ CALLS_PER_LAYER = 40           # torch operations per layer and token step (atte
 FIGURE_CELLS = 150_000         # the most heatmap cells a page draws at once (pages/ui/figures/attention.py)
 FIGURE_CELL_BYTES = 100        # one cell while the figure's JSON is built: a float in a list, then its text
 SAMPLES = 5                    # runs.samples draws this many
+DEQUANT_S = 0.5e-9             # one int8 weight made float32 for a gradient (quantize.reused_floats: 0.14 ns measured)
 KINDS = ("translation", "steps", "greedy_steps", "samples", "attribution")
 
 
@@ -143,9 +150,10 @@ def _figure(cfg: ModelConfig, S: int, T: int) -> int:
 
 
 def estimate(cfg: ModelConfig, kind: str, src_len: int, beam: int = 1, steps: int = 32,
-             out_len: int | None = None) -> Cost:
+             out_len: int | None = None, quantized: bool = False) -> Cost:
     """The cost of one run of `kind` (KINDS) on a source of src_len tokens; attribution explains an output
-    of out_len tokens (default: the longest decoding allows)."""
+    of out_len tokens (default: the longest decoding allows); quantized: the model's weights are
+    (model/quantize.py)."""
     S, T, B = src_len, output_len(cfg, src_len), max(1, beam)
     if kind == "translation":
         record = attention_numbers(cfg, S, T) * 4
@@ -166,16 +174,22 @@ def estimate(cfg: ModelConfig, kind: str, src_len: int, beam: int = 1, steps: in
         # the positions up to its row, and computes no weight gradients)
         passes = 1 + R / 3
         graph = K * (S + R) * _layers(cfg) * (10 * d + 2 * f + 3 * h * (S + R)) * 4
-        return forward(cfg, S, R, K, passes).holding(graph + R * S * d * 4)
+        run = forward(cfg, S, R, K, passes).holding(graph + R * S * d * 4)
+        if not quantized:
+            return run
+        encoder, decoder = cfg.n_encoder_layers * (4 * d * d + 2 * d * f), cfg.n_decoder_layers * (8 * d * d + 2 * d * f)
+        made = R * (2 * cfg.vocab_size * d + 1.25 * decoder + encoder) + encoder     # numbers made float
+        return Cost(run.flops, run.seconds + made * DEQUANT_S, run.nbytes + cfg.vocab_size * d * 4)
     raise ValueError(f"unknown run kind {kind!r}; one of {', '.join(KINDS)}")
 
 
-def fitting_length(cfg: ModelConfig, kind: str, beam: int = 1, steps: int = 32, longest: int | None = None) -> int:
+def fitting_length(cfg: ModelConfig, kind: str, beam: int = 1, steps: int = 32, longest: int | None = None,
+                   quantized: bool = False) -> int:
     """The most source tokens a run of `kind` may have within the bounds (0: not even one)."""
     lo, hi = 0, longest or cfg.max_len
     while lo < hi:                                         # cost grows with the length: bisect
         mid = (lo + hi + 1) // 2
-        if estimate(cfg, kind, mid, beam, steps).fits():
+        if estimate(cfg, kind, mid, beam, steps, quantized=quantized).fits():
             lo = mid
         else:
             hi = mid - 1
@@ -183,11 +197,12 @@ def fitting_length(cfg: ModelConfig, kind: str, beam: int = 1, steps: int = 32, 
 
 
 def check(cfg: ModelConfig, kind: str, src_len: int, beam: int = 1, steps: int = 32,
-          out_len: int | None = None) -> Cost:
+          out_len: int | None = None, quantized: bool = False) -> Cost:
     """The run's cost, or RunTooLarge (saying how long a sentence fits) past MAX_SECONDS or MAX_BYTES."""
-    cost = estimate(cfg, kind, src_len, beam, steps, out_len)
+    cost = estimate(cfg, kind, src_len, beam, steps, out_len, quantized)
     if not cost.fits():
-        raise RunTooLarge(cost.seconds, cost.nbytes / MB, src_len, fitting_length(cfg, kind, beam, steps, src_len))
+        raise RunTooLarge(cost.seconds, cost.nbytes / MB, src_len,
+                          fitting_length(cfg, kind, beam, steps, src_len, quantized))
     return cost
 
 
@@ -221,12 +236,13 @@ def check_trace(cfg: ModelConfig, S: int, T: int) -> Cost:
 
 
 def attribution_plan(cfg: ModelConfig, src_len: int, out_len: int, method: str,
-                     steps: int = 32) -> tuple[str, int] | None:
+                     steps: int = 32, quantized: bool = False) -> tuple[str, int] | None:
     """(method, steps) within the bounds: integrated gradients with `steps` points, else with fewer (down to 4),
     else saliency (one pass per row); None when even saliency does not fit."""
     if method == "integrated_gradients":
         for k in (steps, steps // 2, steps // 4, steps // 8):
-            if k >= 4 and estimate(cfg, "attribution", src_len, steps=k, out_len=out_len).fits():
+            if k >= 4 and estimate(cfg, "attribution", src_len, steps=k, out_len=out_len, quantized=quantized).fits():
                 return method, k
         method = "saliency"
-    return (method, 1) if estimate(cfg, "attribution", src_len, steps=1, out_len=out_len).fits() else None
+    one = estimate(cfg, "attribution", src_len, steps=1, out_len=out_len, quantized=quantized)
+    return (method, 1) if one.fits() else None

@@ -33,6 +33,7 @@ from ..checkpoints.load import load_checkpoint
 from ..explainer import architecture, attribution, confidence, explain
 from ..explainer.translate import source_ids, translate
 from ..model.decoding import filtered_distribution, first_log_probs, greedy_decode, sample_decode
+from ..model.quantize import scheme_of
 from . import cost
 
 
@@ -121,7 +122,7 @@ def attribution_run(ckpt: Checkpoint, src_ids: tuple[int, ...], out_ids: tuple[i
     cost.attribution_plan says which method and steps fit; a run past the bounds is refused."""
     one_thread()
     cost.check(ckpt.config, "attribution", len(src_ids), steps=steps if method == "integrated_gradients" else 1,
-               out_len=len(out_ids))
+               out_len=len(out_ids), quantized=scheme_of(ckpt.model) is not None)
     scores = attribution.attribute(ckpt.model, list(src_ids), list(out_ids), method, steps)
     run = {"scores": scores, "shares": attribution.shares(scores)}
     if method == "integrated_gradients":
