@@ -5,6 +5,7 @@ protocol as a browser tab does, under Locust.
     python benchmarks/bench_class.py --sessions 10 --duration 60
     python benchmarks/bench_class.py --host http://127.0.0.1:8501 --server-pid 1234   # a running server
     python benchmarks/bench_class.py --smoke         # a check that it runs: 2 students, one lesson each
+    python benchmarks/bench_class.py --model models/enko-big   # every student on a prepared model instead
 
 --smoke: 2 students (the first uploads a checkpoint), thinking 0.2-0.5 s, each does one lesson (below) and
 leaves (--lessons 1: the run ends when both are done, at most --duration 120 s), so that every kind of action
@@ -445,6 +446,7 @@ class Plan:
     timeout: float
     upload_every: int
     texts: object
+    query_strings: tuple[str, ...]
     upload_name: str
     upload_data: bytes
     t0: float
@@ -474,7 +476,7 @@ class Session(User):
         self.last = None
         self.lessons = 0
         self.uploader = plan.upload_every > 0 and self.index % plan.upload_every == 0
-        self.tab = Tab(plan.base_url, QUERY_STRINGS[self.index % len(QUERY_STRINGS)], plan.timeout)
+        self.tab = Tab(plan.base_url, plan.query_strings[self.index % len(plan.query_strings)], plan.timeout)
         self.act("open", self.tab.open)
 
     def on_stop(self):
@@ -625,10 +627,14 @@ def process_name(pid: int | None) -> str:
         return "gone"
 
 
-def start_server(port: int, tmp: Path) -> tuple[subprocess.Popen, Path]:
+def start_server(port: int, tmp: Path, model: Path | None) -> tuple[subprocess.Popen, Path]:
     snapshot = tmp / "checkpoints"
     shutil.copytree(ROOT / "checkpoints", snapshot)
-    env = {**os.environ, "ATLAS_CHECKPOINTS_DIR": str(snapshot), "ATLAS_UPLOAD_DIR": str(tmp / "uploads")}
+    env = {**os.environ, "ATLAS_CHECKPOINTS_DIR": str(snapshot), "ATLAS_UPLOAD_DIR": str(tmp / "uploads"),
+           "ATLAS_MODELS_DIR": str(tmp / "models")}
+    if model is not None:                                     # the prepared model, listed under its folder's name
+        (tmp / "models").mkdir()
+        (tmp / "models" / model.name).symlink_to(model.resolve())
     cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true", "--server.port", str(port)]
     with open(tmp / "server.log", "wb") as log:               # the server has its own copy of the file
         proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
@@ -733,6 +739,8 @@ def main(argv=None) -> int:
                     help="each student leaves after this many lessons; the run ends when all have (0: at --duration)")
     ap.add_argument("--attacker", action="store_true", help="one more session repeats the heaviest accepted run of a "
                                                              "crafted model (reported apart)")
+    ap.add_argument("--model", help="a prepared model's folder (python -m transformer_core hub pull ... --to, or "
+                                    "quantize): every student uses it (with --host: the folder name the server lists)")
     ap.add_argument("--out", default=str(OUT / "class.json"))
     ap.add_argument("--plot", default=str(OUT / "class.png"))
     add_smoke(ap)
@@ -748,7 +756,7 @@ def main(argv=None) -> int:
                                       ("127.0.0.1", "localhost") else None)
         else:
             port = args.port or free_port()
-            proc, folder = start_server(port, tmp)
+            proc, folder = start_server(port, tmp, Path(args.model) if args.model else None)
             base, pid = f"http://127.0.0.1:{port}", proc.pid
         sampled = process_name(pid)        # through a proxy, what listens here is the proxy, not the app
         print(f"server {base} (sampled: pid {pid}, {sampled}); {args.sessions} students for "
@@ -758,6 +766,8 @@ def main(argv=None) -> int:
         t0 = time.monotonic()
         plan = Plan(base_url=base, deadline=t0 + args.duration, think=tuple(args.think), timeout=args.timeout,
                     upload_every=args.upload_every, texts=sentences(bundled_examples(folder), args.seed),
+                    query_strings=(f"model={Path(args.model).name}", f"lang=en&model={Path(args.model).name}")
+                    if args.model else QUERY_STRINGS,
                     upload_name=f"{UPLOAD_MODEL}.zip", upload_data=checkpoint_zip(folder / UPLOAD_MODEL),
                     t0=t0, seed=args.seed, lessons=args.lessons,
                     attacker_data=crafted_zip(folder / UPLOAD_MODEL) if args.attacker else None)
@@ -788,6 +798,7 @@ def main(argv=None) -> int:
             shutil.copyfile(tmp / "server.log", log)
         shutil.rmtree(tmp, ignore_errors=True)
     report = {"command": " ".join([Path(sys.argv[0]).name, *sys.argv[1:]]), "host": args.host or "own server",
+              "model": args.model,
               "sessions": args.sessions, "sessions_started": plan.started, "duration_s": args.duration,
               "elapsed_s": round(elapsed, 1), "spawn_rate": args.spawn_rate, "think_s": list(args.think),
               "upload_every": args.upload_every, "lessons": args.lessons, "smoke": args.smoke, "timeout_s": args.timeout,
