@@ -484,9 +484,11 @@ def main() -> None:
     if got is None:
         return
     text, beam, res = got
-    with st.container(key="translation", border=True):
+    present = presenting()                 # on a projector: the label beside the translation, the notes after the figures
+    with st.container(key="translation", border=True, horizontal=present, vertical_alignment="center"):
         st.caption(t("translate.output", tgt=escape_md(language_name(ckpt.config.tgt_lang)),
-                     mode=t("sentence.mode.beam") if beam > 1 else t("sentence.mode.greedy")))
+                     mode=t("sentence.mode.beam") if beam > 1 else t("sentence.mode.greedy")),
+                   width="content" if present else "stretch")
         readable = input_check.check(ckpt.tokenizer, ckpt.config.src_lang, text).readable
         flagged = confidence.uncertain(res["probs"]) if readable else []
         shown = marked(res, flagged)
@@ -497,11 +499,15 @@ def main() -> None:
             st.markdown("### " + shown)
         else:
             st.markdown(t("translate.empty_output"))
-    seen_note(ckpt, text)
-    if readable and shown:
-        uncertainty_note(res, flagged)
+    if not present:
+        seen_note(ckpt, text)
+        if readable and shown:
+            uncertainty_note(res, flagged)
     attention_view(res, (ckpt.config.src_lang, ckpt.config.tgt_lang), ckpt.config.n_decoder_layers, ckpt.config.n_heads)
-    if presenting():
+    if present:
+        seen_note(ckpt, text)
+        if readable and shown:
+            uncertainty_note(res, flagged)
         domain_note(ckpt)
     st.divider()
     heads_off_view(model_state.active_key(), ckpt, text, beam, res)

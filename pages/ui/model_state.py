@@ -328,7 +328,7 @@ def _on_choice(widget_key: str) -> None:
     _sync_url(st.session_state[widget_key])
 
 
-def _choice_box(where, widget_key: str) -> None:
+def _choice_box(where, widget_key: str, label_visibility: str = "visible") -> None:
     """A selectbox of the models in `where` (the sidebar or the page), showing and setting the one choice."""
     choices = dict(model_choices())
     if not choices:
@@ -336,6 +336,7 @@ def _choice_box(where, widget_key: str) -> None:
     if st.session_state.get(widget_key) != active_key():
         st.session_state[widget_key] = active_key()
     where.selectbox(t("model.choose"), list(choices), key=widget_key, on_change=_on_choice, args=(widget_key,),
+                    label_visibility=label_visibility,
                     format_func=lambda k: choices.get(k, k) if k.startswith(BUNDLED)
                     else t("model.session_label", label=choices.get(k, k)))
     if any(k.startswith(SESSION) for k in choices):
@@ -366,6 +367,6 @@ def model_selector() -> None:
                    icon=":material/sync_problem:")
 
 
-def page_model_selector() -> None:
+def page_model_selector(label_visibility: str = "visible") -> None:
     """The same choice on the page itself, next to the sentence box."""
-    _choice_box(st, PAGE_KEY)
+    _choice_box(st, PAGE_KEY, label_visibility)

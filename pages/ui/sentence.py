@@ -106,11 +106,18 @@ def sentence_input(page: str, ckpt: Checkpoint) -> tuple[str, int] | None:
         st.session_state[text_key] = st.session_state.get(SHARED_TEXT, ex[0])
     if mode_key not in st.session_state:
         st.session_state[mode_key] = st.session_state.get(SHARED_MODE, DEFAULT_MODE)
-    c1, c2 = st.columns(2, vertical_alignment="top")
+    # a projector: the model, the decoding and the folded examples in one row, their labels only for screen
+    # readers (the choices name themselves), no counter: the first screen holds the figure
+    present = presenting()
+    labels = "collapsed" if present else "visible"
+    if present:
+        c1, c2, c3 = st.columns([2, 1.3, 1.2], vertical_alignment="center")
+    else:
+        c1, c2 = st.columns(2, vertical_alignment="top")
     with c1:
-        model_state.page_model_selector()
+        model_state.page_model_selector(labels)
     with c2:
-        mode = st.segmented_control(t("sentence.mode"), MODES, key=mode_key, required=True,
+        mode = st.segmented_control(t("sentence.mode"), MODES, key=mode_key, required=True, label_visibility=labels,
                                     format_func={m: t(f"sentence.mode.{m}") for m in MODES}.get,
                                     help=t("sentence.mode_help", beam=beam_width(ckpt), alpha=ckpt.beam_options["alpha"],
                                            lp=t(f"sentence.lp.{ckpt.beam_options['penalty']}"),
@@ -119,8 +126,7 @@ def sentence_input(page: str, ckpt: Checkpoint) -> tuple[str, int] | None:
                            tgt=escape_md(language_name(ckpt.config.tgt_lang))),
                          key=text_key, placeholder=t("sentence.placeholder", example=ex[0]),
                          help=t("sentence.input_help", limit=MAX_CHARS))
-    present = presenting()           # a projector: examples folded, no counter: the first screen holds the figure
-    box = st.expander(t("sentence.examples")) if present else \
+    box = c3.expander(t("sentence.examples")) if present else \
         st.container(horizontal=True, gap="small", vertical_alignment="center")
     with box:
         if not present:
