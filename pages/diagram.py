@@ -22,7 +22,10 @@ from pages.ui.widgets import escape_md, model_fragment, page_header, presenting,
 from transformer_core.explainer import architecture, explain
 
 BLOCK_PARAM = "block"                 # ?block=decoder.1.cross_attn opens that block
-FULL_SUBLAYERS = 30                   # 3 + 3 layers (4 + 6 sublayers each) drawn in full; more: layers collapsed
+FIRST_IN_FULL = 3                     # stacks of at most this many layers draw their first in full, the others as
+                                      # boxes (the paper's Figure 1: one layer, N×): 3 + 3 is 659 px tall in a 1366 px
+                                      # window, on one 768 px screen (every layer in full: 1,021 px); taller stacks:
+                                      # every layer a box until a block opens one
 MAX_COLS = 256                        # a heatmap of d_model or d_ff columns: block means past this many
 PANEL_COLUMNS = 16                    # token columns in a row of heads (the panel beside the diagram is narrow)
 PANEL_ROWS = 60                       # and token rows in all (a long sentence: more heads to a row)
@@ -51,9 +54,9 @@ def names(cfg) -> dict[str, str]:
     return out
 
 
-def collapsed(cfg) -> bool:
-    """Too many layers to draw every sublayer: each layer is one box, the open block's layer drawn in full."""
-    return 4 * cfg.n_encoder_layers + 6 * cfg.n_decoder_layers > FULL_SUBLAYERS
+def first_in_full(cfg) -> bool:
+    """Whether each stack's first layer is drawn in full when no block of that stack is open."""
+    return max(cfg.n_encoder_layers, cfg.n_decoder_layers) <= FIRST_IN_FULL
 
 
 def block_title(block: dict) -> str:
@@ -100,11 +103,12 @@ def close_block() -> None:
 
 
 def expanded_layers(cfg, block: dict | None) -> dict[str, list[int]]:
-    if not collapsed(cfg):
-        return {"encoder": list(range(cfg.n_encoder_layers)), "decoder": list(range(cfg.n_decoder_layers))}
-    out: dict[str, list[int]] = {"encoder": [], "decoder": []}
+    """The layers drawn in full, one a stack at most, so that the whole model fits one screen: the open block's
+    layer in its stack; else the stack's first (first_in_full), or none."""
+    first = [0] if first_in_full(cfg) else []
+    out = {"encoder": list(first), "decoder": list(first)}
     if block is not None and block["layer"] is not None:
-        out[block["stack"]].append(block["layer"])
+        out[block["stack"]] = [block["layer"]]
     return out
 
 
@@ -309,8 +313,9 @@ def diagram_section(key: str, ckpt, text: str, beam: int, res: dict, tr) -> None
             st.session_state["ar_step"] = len(steps)
         n = st.slider(t("arch.step.slider"), 1, len(steps), key="ar_step", help=t("arch.step.slider_help")) - 1
         step = steps[n]
-    if collapsed(cfg):
-        st.caption(t("arch.collapsed", n_enc=cfg.n_encoder_layers, n_dec=cfg.n_decoder_layers))
+    if cfg.n_encoder_layers + cfg.n_decoder_layers > 2:             # some layer drawn as a box
+        st.caption(t("arch.collapsed.first" if first_in_full(cfg) else "arch.collapsed",
+                     n_enc=cfg.n_encoder_layers, n_dec=cfg.n_decoder_layers))
     left, right = st.columns([3, 2], gap="medium")
     with left:
         diagram(ckpt, tr, res, block, step, ckpt.tokenizer)

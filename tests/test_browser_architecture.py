@@ -1,7 +1,8 @@
 """The Architecture page (pages/diagram.py) in Debian's headless Chromium, on a server holding the bundled en→ko
 model and a random 6 + 6-layer OPUS-MT configuration (tests/marian_tiny.save_opus, d_model 64):
 
-    the diagram       as many layer blocks as the config says (3 + 3 drawn in full; 6 + 6 collapsed, one box a
+    the diagram       as many layer blocks as the config says (3 + 3: the first layer of each stack in full, the
+                      others one box each, on one 768 px screen; 6 + 6: one box a
                       layer), every arrow's shape equal to the full trace's of the sentence typed
     every kind        a click on it opens its panel with a figure, in the same session (the sentence stays), and
                       puts ?block=ID in the address; that address opens the same panel in a new tab
@@ -50,7 +51,8 @@ READ = """() => { const svg = document.querySelector('.atlas-svg svg');
           frames: [...svg.querySelectorAll('g.layer-frame')].map(g => g.dataset.layer),
           boxes: [...svg.querySelectorAll('a.block.layer')].map(a => a.dataset.layer),
           selected: [...svg.querySelectorAll('a.block.selected')].map(a => a.dataset.block),
-          chosen: (svg.querySelector('.chosen') || {}).textContent || ''}; }"""
+          chosen: (svg.querySelector('.chosen') || {}).textContent || '',
+          height: svg.getBoundingClientRect().height}; }"""
 PANEL = """() => { const p = document.querySelector('.st-key-ar_panel');
   if (!p) return null;
   const h = p.querySelector('h3');
@@ -116,7 +118,14 @@ def read(page) -> dict:
 
 
 def click_block(page, block: str) -> dict:
-    """Click a block of the diagram; -> the panel once it shows that block with its figures."""
+    """Click a block of the diagram, first its layer's box where that layer is drawn as one; -> the panel once it
+    shows that block with its figures."""
+    layer = ".".join(block.split(".")[:2])
+    if not page.locator(f'.atlas-svg a[data-block="{block}"]').count():
+        page.locator(f'.atlas-svg a.block.layer[data-layer="{layer}"]').click()
+        page.wait_for_function("([l]) => [...document.querySelectorAll('.atlas-svg g.layer-frame')]"
+                               ".some(g => g.dataset.layer === l)", arg=[layer], polling=100)
+        settle(page)
     page.locator(f'.atlas-svg a[data-block="{block}"]').first.click()
     page.wait_for_function("([b]) => [...document.querySelectorAll('.atlas-svg a.block.selected')]"
                            ".some(a => a.dataset.block === b)", arg=[block], polling=100)
@@ -130,12 +139,13 @@ def test_the_bundled_model_every_block_opens_by_click_and_by_address(browser, se
     ckpt, tr, full = reference(checkpoints, ENKO)
     page = open_page(browser, server, lang, ENKO)
     seen = read(page)
-    cfg = ckpt.config
-    assert sorted(seen["frames"]) == sorted([f"encoder.{i}" for i in range(cfg.n_encoder_layers)]
-                                            + [f"decoder.{i}" for i in range(cfg.n_decoder_layers)])
-    assert seen["boxes"] == []                                           # 3 + 3: every sublayer drawn
+    assert (ckpt.config.n_encoder_layers, ckpt.config.n_decoder_layers) == (3, 3)
+    assert sorted(seen["frames"]) == ["decoder.0", "encoder.0"]          # the first layers in full, as Figure 1
+    assert seen["boxes"] == ["encoder.1", "encoder.2", "decoder.1", "decoder.2"]
+    assert seen["height"] <= VIEWPORT["height"] - 100, seen["height"]  # the whole model on one screen
     expected = {name: ",".join(map(str, a["shape"])) for name, a in architecture.arrows(full).items()}
-    assert seen["arrows"] == expected
+    assert {"encoder.0.ffn.hidden", "decoder.2.add_norm3.out", "softmax.out"} <= set(seen["arrows"])
+    assert seen["arrows"] == {name: expected[name] for name in seen["arrows"]}
     panels = {}
     for block in KINDS:
         panel = click_block(page, block)

@@ -84,14 +84,22 @@ def test_the_diagram_has_the_models_layers_and_the_traces_shapes(enko, lang):
     at = app(lang)
     drawn = svg(at)
     cfg = ckpt.config
-    frames = re.findall(r'class="layer-frame" data-layer="([\w.]+)"', drawn)
-    assert sorted(frames) == sorted([f"encoder.{i}" for i in range(cfg.n_encoder_layers)]
-                                    + [f"decoder.{i}" for i in range(cfg.n_decoder_layers)])
     assert (cfg.n_encoder_layers, cfg.n_decoder_layers) == (3, 3)
-    assert set(re.findall(r'data-block="([\w.]+)"', drawn)) == {b["id"] for b in architecture.blocks(cfg)}
+    # the paper's Figure 1: each stack's first layer in full, the others one box each (the whole model on one screen)
+    frames = re.findall(r'class="layer-frame" data-layer="([\w.]+)"', drawn)
+    assert sorted(frames) == ["decoder.0", "encoder.0"]
+    boxes = re.findall(r'data-kind="layer" class="block layer" [^>]*data-layer="([\w.]+)"', drawn)
+    assert boxes == ["encoder.1", "encoder.2", "decoder.1", "decoder.2"]
+    assert set(re.findall(r'data-block="([\w.]+)"', drawn)) == {b["id"] for b in architecture.blocks(cfg)   # a box opens
+                                                               if b["layer"] in (None, 0) or b["id"].endswith(".self_attn")}
+    assert strings(lang)["arch.collapsed.first"].format(n_enc=3, n_dec=3) in texts(at)
     shown = arrow_shapes(drawn)
     expected = architecture.arrows(full)
-    assert shown == {name: a["shape"] for name, a in expected.items()}
+    assert {"encoder.0.ffn.hidden", "decoder.0.cross_attn.kv", "encoder.2.add_norm2.out", "decoder.2.add_norm3.out",
+            "decoder.embed.sum", "softmax.out"} <= set(shown)
+    assert shown == {name: expected[name]["shape"] for name in shown}
+    opened = svg(app(lang, "decoder.2.ffn"))                           # a block of another layer: that layer in full
+    assert sorted(re.findall(r'class="layer-frame" data-layer="([\w.]+)"', opened)) == ["decoder.2", "encoder.0"]
     s = strings(lang)
     for name in (s["arch.block.add_norm"], s["arch.block.ffn"], s["arch.block.linear"], s["arch.block.softmax"],
                  s["arch.block.input_embedding"], s["arch.block.output_embedding"],
