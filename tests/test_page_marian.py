@@ -253,8 +253,9 @@ def test_a_marian_model_uploaded_file_by_file_serves_every_model_page(marian_roo
     for page in ("translate", "diagram", "decoding", "shapes"):
         at.switch_page(f"pages/{page}.py").run()
         assert not at.exception and not at.error, (page, [e.value for e in at.exception])
-        if page == "diagram":                                                 # the uploaded model's own 2 + 2 layers
+        if page == "diagram":          # the uploaded model's own 2 + 2 layers: the first of each in full, a box each
             svg = next(json.loads(c.proto.json)["svg"] for c in at.get("bidi_component")
                        if c.proto.component_name == "atlas_svg_diagram")
-            assert len(re.findall(r'class="layer-frame"', svg)) == 4
+            assert re.findall(r'class="layer-frame" data-layer="([\w.]+)"', svg) == ["encoder.0", "decoder.0"]
+            assert re.findall(r'class="block layer" [^>]*data-layer="([\w.]+)"', svg) == ["encoder.1", "decoder.1"]
     assert strings(lang)["shapes.loss.explain"].format(start="<pad>") in texts(at)
