@@ -238,6 +238,10 @@ def fits(adjective: Adjective, noun: Noun) -> bool:
     return noun.en not in NOT_SAID.get(adjective.en, ())
 
 
+_NOUNS: dict[tuple, tuple] = {}     # (the lexicon's noun table, classes) -> (that table, its nouns of the classes):
+                                    # Gen.nouns is asked ~70 times a sentence and took half of the generator's time
+
+
 class Gen:
     """A frame's source of choices: the random generator and the lexicon it may draw from."""
 
@@ -259,7 +263,11 @@ class Gen:
     def nouns(self, classes) -> list[Noun]:
         """The nouns of the classes; classes may also name single nouns ("noun:music", one a verb takes
         without its whole class: hear music, not every subject)."""
-        return [n for n in self.lex.nouns if n.cls in classes or n.id in classes]
+        key = (id(self.lex.nouns), classes if isinstance(classes, str | tuple | frozenset) else tuple(classes))
+        kept = _NOUNS.get(key)
+        if kept is None or kept[0] is not self.lex.nouns:      # (the table kept beside them: its id is not reused)
+            kept = _NOUNS[key] = (self.lex.nouns, [n for n in self.lex.nouns if n.cls in classes or n.id in classes])
+        return list(kept[1])
 
     def verbs(self, frame: str, animal: bool = False) -> list[Verb]:
         return [v for v in self.lex.verbs if v.frame == frame
