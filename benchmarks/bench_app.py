@@ -339,7 +339,7 @@ def js_profile_summary(profile: dict, top: int = 15) -> dict:
     """A CDP Profiler profile -> self time by script file and by function (ms), largest first."""
     nodes = {n["id"]: n for n in profile["nodes"]}
     self_us: dict[int, float] = {}
-    for node_id, dt in zip(profile["samples"], profile["timeDeltas"]):
+    for node_id, dt in zip(profile["samples"], profile["timeDeltas"], strict=True):
         self_us[node_id] = self_us.get(node_id, 0.0) + dt
     by_file: dict[str, float] = {}
     by_fn: dict[str, float] = {}
@@ -436,7 +436,7 @@ def server_breakdown(ckpt, sentences: list[str]) -> dict:
             size += len(spec)
         t4 = time.perf_counter()
         sizes.append(size)
-        for k, dt in zip(parts, (t1 - t0, t2 - t1, t3 - t2, t4 - t3, t4 - t0)):
+        for k, dt in zip(parts, (t1 - t0, t2 - t1, t3 - t2, t4 - t3, t4 - t0), strict=True):
             parts[k].append(1000 * dt)
     out = {k: round(statistics.median(v), 2) for k, v in parts.items()}
     out["json_bytes"] = int(statistics.median(sizes))
@@ -551,7 +551,7 @@ def main(argv=None) -> int:
             if args.nice is not None:
                 renice(server_pids + browser_pids + [os.getpid()], args.nice)
             box = page.locator(timed_page["input"])
-            for i, (text, want) in enumerate(zip(sentences, wants)):
+            for i, (text, want) in enumerate(zip(sentences, wants, strict=True)):
                 profiling = args.js_profile and i == n - 1
                 if profiling:
                     cdp.send("Profiler.enable")

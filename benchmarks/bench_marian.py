@@ -89,7 +89,7 @@ def build(folder: Path, name: str, smoke: bool) -> None:
     vocab = {p: i for i, p in enumerate(pieces + ["<pad>"])}
     (folder / "vocab.json").write_text(json.dumps(vocab, ensure_ascii=False), encoding="utf-8")
     (folder / "tokenizer_config.json").write_text(json.dumps(dict(zip(("source_lang", "target_lang"),
-                                                                      OPUS_LANGUAGES[name]))), encoding="utf-8")
+                                                                      OPUS_LANGUAGES[name], strict=True))), encoding="utf-8")
     torch.manual_seed(0)
     changes = {**SMOKE, "pad_token_id": SMOKE["vocab_size"] - 1} if smoke else {}
     model = transformers.MarianMTModel(marian_config(name, **changes)).eval()

@@ -162,7 +162,7 @@ def main(argv=None) -> int:
         print(f"round {r + 1:>2}: " + ", ".join(f"{k} {rates[k][-1]:,.0f} tok/s" for k in models), flush=True)
     med = {k: statistics.median(v) for k, v in rates.items()}
     cpu_med = {k: statistics.median(v) for k, v in cpu_rates.items()}
-    per_round = [a / b for a, b in zip(rates["ours"], rates["nn.Transformer"])]
+    per_round = [a / b for a, b in zip(rates["ours"], rates["nn.Transformer"], strict=True)]
     # Headline: the median of per-round ratios.  Each round runs both models back to back on the same
     # batches, so a ratio compares like with like even when the load on a shared machine drifts;
     # the ratio of the two medians and the CPU-time ratio are reported next to it.

@@ -168,7 +168,7 @@ def main() -> None:
                              text_fmt=".1f", y_range=(0, 112))
     show_figure(fig, "precisions", pd.DataFrame({"matched": b.counts, "total": b.totals, "raw_precision": b.raw_precisions,
                                                  "used_precision": b.precisions}, index=range(1, MAX_ORDER + 1)))
-    if smooth != "none" and any(c == 0 < n for c, n in zip(b.counts, b.totals)):
+    if smooth != "none" and any(c == 0 < n for c, n in zip(b.counts, b.totals, strict=False)):
         st.caption(t(f"bleu.smooth.{smooth}.explain"))          # only when an order had no match
 
     st.subheader(t("bleu.clip.title"))

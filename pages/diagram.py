@@ -123,7 +123,7 @@ def diagram(ckpt, tr, res: dict, block: dict | None, step: dict | None, tokenize
     else:
         tgt = " ".join(labels(tokenizer.pieces(step["input"])))
         chosen = step["chosen"]
-        p = dict(zip(step["ids"], step["probs"])).get(chosen)
+        p = dict(zip(step["ids"], step["probs"], strict=False)).get(chosen)
         top = "→ " + theme.token_label(tokenizer.id_to_piece(chosen)) + (f" ({p:.2f})" if p is not None else "")
     index = architecture.block_index(cfg)
     svg = figures.architecture_svg(

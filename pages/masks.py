@@ -116,7 +116,7 @@ def scores_section(ids: torch.Tensor, tokens: list[list[str]], b: int, pad_id: i
     views = (("scaled", t("masks.scores.before")), ("masked", t("masks.scores.after")),
              ("weights", t("masks.scores.softmax")))
     cols = st.columns(3)
-    for col, (name, title) in zip(cols, views):
+    for col, (name, title) in zip(cols, views, strict=False):
         matrix = steps[name][b, 0].numpy()
         with col:
             fig = figures.scores_heatmap(matrix, toks, toks, title=title, probabilities=name == "weights", **kw)
@@ -135,7 +135,7 @@ def leak_section(ids: torch.Tensor, tokens: list[list[str]], lines: list[str], p
     c0, c1, c2 = st.columns(3)
     b = c0.selectbox(t("masks.leak.sentence"), range(len(lines)), format_func=lambda i: sentence_label(i, lines),
                      key="masks_leak_pick")
-    toks = [tok for tok, i in zip(tokens[b], ids[b].tolist()) if i != pad_id]
+    toks = [tok for tok, i in zip(tokens[b], ids[b].tolist(), strict=False) if i != pad_id]
     if len(toks) < 2:
         st.info(t("masks.leak.too_short"))
         return

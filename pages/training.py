@@ -153,7 +153,7 @@ def overlay_logged_lr(path: Path) -> dict | None:
     except OSError:
         st.warning(t("training.log.unreadable"))
         return None
-    pts = [(s, lr) for s, lr in zip(log.train["step"], log.train["lr"]) if lr is not None]
+    pts = [(s, lr) for s, lr in zip(log.train["step"], log.train["lr"], strict=False) if lr is not None]
     if not pts:
         st.info(t("training.log.no_lr"))
         return None
@@ -221,7 +221,7 @@ def log_curves(log: TrainLog, name: str, key: str, round_starts: list[int] = ())
 
     def points(table: dict, key: str, name: str, mode: str = "lines") -> dict:
         """The logged values of one key (lines that do not carry it are skipped)."""
-        pairs = [(x, y) for x, y in zip(table["step"], table[key]) if y is not None]
+        pairs = [(x, y) for x, y in zip(table["step"], table[key], strict=False) if y is not None]
         return {"x": [p[0] for p in pairs], "y": [p[1] for p in pairs], "name": name, "mode": mode}
 
     panels = [{"title": t("training.log.loss_panel"),
@@ -257,7 +257,7 @@ def active_first(logs: list[Path]) -> tuple[list[Path], list[str]]:
     own = ckpt.log_path if ckpt is not None else None
     if own is None:
         return logs, names
-    rest = [(p, n) for p, n in zip(logs, names) if p.resolve() != own.resolve()]
+    rest = [(p, n) for p, n in zip(logs, names, strict=False) if p.resolve() != own.resolve()]
     label = dict(model_state.model_choices()).get(model_state.active_key(), ckpt.name)
     return [own, *(p for p, _ in rest)], [label, *(n for _, n in rest)]
 
@@ -315,7 +315,7 @@ def history_view(folder: Path, log: TrainLog) -> None:
     q_labels = p.src_pieces if kind == "enc_self" else p.pred_pieces      # a decoder row: the token it predicts
     k_labels = p.tgt_pieces if kind == "dec_self" else p.src_pieces
     tr = log.train
-    pairs = [(x, y) for x, y in zip(tr["step"], tr["loss"]) if y is not None]
+    pairs = [(x, y) for x, y in zip(tr["step"], tr["loss"], strict=False) if y is not None]
     replay = {"weights": weights[:, layer, head], "steps": hist.steps, "q": q_labels, "k": k_labels,
               "loss_x": [x for x, _ in pairs], "loss_y": [y for _, y in pairs], "layer": layer, "head": head}
     playing = st.session_state.get(PLAYING_KEY, False)
@@ -363,7 +363,7 @@ def replay_view(replay: dict, playing: bool) -> None:
                                  x_title=t("lab.axis.key"), y_title=t("lab.axis.query"),
                                  loss_title=t("training.log.loss"), step_label=t("training.axis.step"))
     show_figure(fig, "attention_history", {str(s): pd.DataFrame(w, index=replay["q"], columns=replay["k"])
-                                           for s, w in zip(steps, replay["weights"])},
+                                           for s, w in zip(steps, replay["weights"], strict=False)},
                 key="fig_train_history")
     if playing and index == last:
         st.rerun(scope="app")                   # the end: the page run stops the timer

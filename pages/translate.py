@@ -83,7 +83,7 @@ def attention_view(res: dict, langs: tuple[str, str], n_layers: int, n_heads: in
     level = st.session_state.get("tr_level") or "token" if present else units_control()
     tabs = st.tabs([kind_label(k) for k in KINDS] + [t("translate.align.tab"), t("translate.attr.tab"),
                                                      t("translate.whatif.tab")], key="tr_kind", on_change="rerun")
-    for view, tab in zip((*KINDS, "align", "attr", "whatif"), tabs):
+    for view, tab in zip((*KINDS, "align", "attr", "whatif"), tabs, strict=False):
         if tab.open is False:
             continue
         with tab:

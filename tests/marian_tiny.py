@@ -123,7 +123,7 @@ def save_opus(folder: Path, pairs, name: str = "opus-mt-en-de", seed: int = 0, *
     folder.mkdir(parents=True, exist_ok=True)
     vocab = write_vocabulary(folder, pairs)
     (folder / "tokenizer_config.json").write_text(json.dumps(dict(zip(("source_lang", "target_lang"),
-                                                                      OPUS_LANGUAGES[name]))))
+                                                                      OPUS_LANGUAGES[name], strict=True))))
     cfg = marian_config(name, **{"vocab_size": len(vocab), "pad_token_id": len(vocab) - 1, "eos_token_id": 0,
                                  "max_position_embeddings": 64, **changes})
     torch.manual_seed(seed)

@@ -1,5 +1,6 @@
 """Token-based batches from length buckets, and padding them into tensors."""
 import random
+from itertools import pairwise
 
 import torch
 
@@ -45,7 +46,7 @@ def test_batches_are_full_and_grouped_by_length():
     lengths = _lengths()
     batches = make_batches(lengths, max_tokens=200, seed=2)
     spans = sorted((min(max(lengths[i]) for i in b), max(max(lengths[i]) for i in b)) for b in batches)
-    for (_lo1, hi1), (lo2, _hi2) in zip(spans, spans[1:]):
+    for (_lo1, hi1), (lo2, _hi2) in pairwise(spans):
         assert hi1 <= lo2                                  # length buckets do not interleave
     # Batches are cut only when the next example would overflow, so they are reasonably full.
     padded = sum(max(max(lengths[i]) for i in b) * len(b) for b in batches)

@@ -143,7 +143,7 @@ def test_data_command_writes_splits_with_alignments(tmp_path):
         tgt = (out / f"{split}.ko").read_text(encoding="utf-8").splitlines()
         align = (out / f"{split}.align").read_text(encoding="utf-8").splitlines()
         assert len(src) == len(tgt) == len(align) > 0
-        for s, t, a in zip(src, tgt, align):
+        for s, t, a in zip(src, tgt, align, strict=True):
             for link in a.split():
                 i, j = map(int, link.split("-"))
                 assert i < len(s.split()) and j < len(t.split())

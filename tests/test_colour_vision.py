@@ -4,7 +4,7 @@ severity 1 (protanopia, deuteranopia, tritanopia; linear RGB) and in grey (relat
 compared in CIELAB: the sequential scale's lightness falls steadily from 0 to 1, each half of the diverging
 scale's falls away from its white centre and its two ends stay apart (but in grey, where its sign is the
 colour bar's and the hover's), and the line colours stay apart from one another.  docs/accessibility.md."""
-from itertools import combinations
+from itertools import combinations, pairwise
 
 import numpy as np
 import plotly.colors as pc
@@ -53,7 +53,7 @@ def stops(scale) -> list[str]:
 @pytest.mark.parametrize("vision", VISIONS)
 def test_the_sequential_scale_darkens_steadily(vision):
     lightness = [lab(c, vision)[0] for c in stops(SEQUENTIAL)]
-    assert all(a - b >= MIN_STEP_L for a, b in zip(lightness, lightness[1:])), lightness
+    assert all(a - b >= MIN_STEP_L for a, b in pairwise(lightness)), lightness
 
 
 @pytest.mark.parametrize("vision", VISIONS)
@@ -62,8 +62,8 @@ def test_each_half_of_the_diverging_scale_darkens_away_from_zero(vision):
     lightness = [lab(c, vision)[0] for c in colors]
     mid = len(colors) // 2
     low, high = lightness[:mid + 1], lightness[mid:]
-    assert all(b - a >= MIN_STEP_L for a, b in zip(low, low[1:])), lightness
-    assert all(a - b >= MIN_STEP_L for a, b in zip(high, high[1:])), lightness
+    assert all(b - a >= MIN_STEP_L for a, b in pairwise(low)), lightness
+    assert all(a - b >= MIN_STEP_L for a, b in pairwise(high)), lightness
     if vision != "grey":               # negative and positive stay apart in colour
         assert np.linalg.norm(lab(colors[0], vision) - lab(colors[-1], vision)) > 30
 

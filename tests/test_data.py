@@ -275,7 +275,7 @@ def test_files_mode_builds_a_corpus(tmp_path):
     assert m["source"]["src_file"].endswith("my.en") and len(m["source"]["tgt_sha256"]) == 64
     assert sorted(files.read_split(tmp_path / "mine", "test", "en", "de") +
                   files.read_split(tmp_path / "mine", "valid", "en", "de") +
-                  files.read_split(tmp_path / "mine", "train", "en", "de")) == sorted(zip(en, de))
+                  files.read_split(tmp_path / "mine", "train", "en", "de")) == sorted(zip(en, de, strict=True))
 
 
 @pytest.mark.parametrize("src, tgt, message", [

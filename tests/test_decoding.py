@@ -1,6 +1,7 @@
 """Greedy and beam decoding (KV cache) against full teacher-forced forward passes of the same model."""
 import itertools
 import math
+from itertools import pairwise
 
 import pytest
 import torch
@@ -155,7 +156,7 @@ def test_greedy_trace_rows_match_teacher_forcing():
     produced = with_eos(out.ids, 8)
     assert len(out.steps) == len(produced)
     running = 0.0
-    for step, token in zip(out.steps, produced):
+    for step, token in zip(out.steps, produced, strict=True):
         assert step.topk_ids[0][0] == token                              # greedy takes the top-1
         running += math.log(step.topk_probs[0][0])
         assert step.beams[0][1] == pytest.approx(running, abs=1e-4)
@@ -236,7 +237,7 @@ def test_the_last_beam_step_lists_every_finished_hypothesis_with_the_chosen_one(
     last = decoded.steps[-1]
     assert (decoded.ids, decoded.score) in [(ids, score) for ids, score in last.finished]
     assert max(score for _, score in last.finished) == decoded.score
-    for before, after in zip(decoded.steps, decoded.steps[1:]):       # finished hypotheses accumulate
+    for before, after in pairwise(decoded.steps):       # finished hypotheses accumulate
         assert after.finished[:len(before.finished)] == before.finished
 
 

@@ -1,6 +1,7 @@
 """The figure builders draw exactly the numbers transformer_core computes."""
 import json
 import math
+from itertools import pairwise
 
 import numpy as np
 import pandas as pd
@@ -87,7 +88,7 @@ def test_six_rounds_are_numbered_where_the_numbers_fit_not_captioned_over_each_o
     assert sorted({(a.text, a.x) for a in numbers}) == [("1", 7543), ("2", 9234), ("3", 11024), ("4", 12712), ("6", 14496)]
     assert not [a for a in fig.layout.annotations if "fine-tuning" in (a.text or "")]
     shown = sorted({a.x for a in numbers})
-    assert min(b - a for a, b in zip(shown, shown[1:])) >= figures.training.ROUND_NUMBER_GAP * 14799
+    assert min(b - a for a, b in pairwise(shown)) >= figures.training.ROUND_NUMBER_GAP * 14799
     assert [t.name for t in fig.data if "fine-tuning" in (t.name or "")] == ["fine-tuning from here: 1–6"]
 
 

@@ -147,7 +147,7 @@ def test_encoder_logits_and_attention_agree(pair):
                          ("cross", ref.cross_attentions)):
         ours = probe.all_weights(kind)
         assert len(ours) == len(theirs)
-        diffs[kind] = max(_max_diff(o, t) for o, t in zip(ours, theirs))
+        diffs[kind] = max(_max_diff(o, t) for o, t in zip(ours, theirs, strict=True))
     print(f"max |ours - transformers|: {diffs}")
     assert all(d < TOL for d in diffs.values()), diffs
 
@@ -196,10 +196,10 @@ def test_beam_and_eos_cases_are_exercised(tmp_path_factory, vocabulary):
     beams = [beam(s) for s in srcs]
     assert greedy != beams
     assert any(0 < len(ids) < MAX_LENGTH - 1 for ids in greedy + beams)
-    assert any(beam(s, early_stopping=False) != b for s, b in zip(srcs, beams))
-    assert any(beam(s, renormalize=False) != b for s, b in zip(srcs, beams))
+    assert any(beam(s, early_stopping=False) != b for s, b in zip(srcs, beams, strict=True))
+    assert any(beam(s, renormalize=False) != b for s, b in zip(srcs, beams, strict=True))
     assert any(greedy_decode(ckpt.model, s, max_len=MAX_LENGTH - 1, force_eos=True).ids != g
-               for s, g in zip(srcs, greedy))
+               for s, g in zip(srcs, greedy, strict=True))
 
 
 def test_translate_decodes_a_marian_checkpoint_as_generate_does(pair):

@@ -1,5 +1,6 @@
 """The encoder-decoder model: checked against torch.nn.Transformer, and its traces against its own outputs."""
 import math
+from itertools import pairwise
 
 import pytest
 import torch
@@ -59,11 +60,11 @@ def _peer_of(model: Transformer) -> nn.Transformer:
         dst.load_state_dict(src.state_dict())
 
     with torch.no_grad():
-        for ours, theirs in zip(model.encoder, peer.encoder.layers):
+        for ours, theirs in zip(model.encoder, peer.encoder.layers, strict=True):
             attn(theirs.self_attn, ours.self_attn)
             copy(theirs.linear1, ours.ffn.linear1), copy(theirs.linear2, ours.ffn.linear2)
             copy(theirs.norm1, ours.add_norm1.norm), copy(theirs.norm2, ours.add_norm2.norm)
-        for ours, theirs in zip(model.decoder, peer.decoder.layers):
+        for ours, theirs in zip(model.decoder, peer.decoder.layers, strict=True):
             attn(theirs.self_attn, ours.self_attn)
             attn(theirs.multihead_attn, ours.cross_attn)
             copy(theirs.linear1, ours.ffn.linear1), copy(theirs.linear2, ours.ffn.linear2)
@@ -168,7 +169,7 @@ def test_full_trace_is_consistent_with_itself():
         torch.testing.assert_close(an["before"], an["input"] + an["sublayer"], **TOL)
         torch.testing.assert_close(an["after"], nn.functional.layer_norm(
             an["before"], (CFG.d_model,), module.weight, module.bias, module.eps), **TOL)
-    for prev, nxt in zip(chain, chain[1:]):
+    for prev, nxt in pairwise(chain):
         assert torch.equal(r[nxt]["input"], r[prev]["after"])
     torch.testing.assert_close(r["encoder.0.add_norm2"]["sublayer"],
                                layer.ffn.linear2(r["encoder.0.ffn"]["hidden"]), **TOL)

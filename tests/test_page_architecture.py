@@ -115,7 +115,7 @@ def test_the_diagram_has_the_models_layers_and_the_traces_shapes(enko, lang):
     col_record = {"ko": "기록된 텐서", "en": "recorded tensor"}[lang]
     col_shape = {"ko": "실제 모양", "en": "actual shape"}[lang]
     matched = 0
-    for record, shape in zip(table[col_record], table[col_shape]):
+    for record, shape in zip(table[col_record], table[col_shape], strict=True):
         if record in by_record:
             assert shape == str(by_record[record]), record
             matched += 1
@@ -128,7 +128,7 @@ def test_embeddings_open_with_their_norms(enko, lang):
     at = app(lang, "encoder.embed")
     norms = architecture.embedding_norms(full.probe.records["encoder.embed"])
     bars = chart_spec(at, "ar_embed_norms")["data"]
-    for trace, name in zip(bars, ("token", "position", "sum")):
+    for trace, name in zip(bars, ("token", "position", "sum"), strict=True):
         np.testing.assert_allclose(trace["y"], norms[name])
     heat = chart_spec(at, "ar_embed_fig")["data"]
     np.testing.assert_allclose(heat[1]["z"], np.round(full.probe.records["encoder.embed"]["position"].numpy(), 3))
@@ -169,7 +169,7 @@ def test_add_and_norm_shows_layer_norm_statistics_and_the_sublayer_against_its_r
     norm = getattr((ckpt.model.encoder if stack == "encoder" else ckpt.model.decoder)[int(layer)], which).norm
     ln = explain.layer_norm_stats(rec["before"][0], rec["after"][0], norm)
     data = chart_spec(at, "ar_norm_fig")["data"]
-    for trace, name in zip(data, ("mean_before", "mean_after", "std_before", "std_after")):
+    for trace, name in zip(data, ("mean_before", "mean_after", "std_before", "std_after"), strict=True):
         np.testing.assert_allclose(trace["y"], np.round(ln[name], 5))
     np.testing.assert_allclose(ln["std_after"].mean(), 1.0, atol=0.6)       # γ scales what LayerNorm made 1
     ratio = architecture.residual_ratio(rec)

@@ -49,7 +49,7 @@ def save_koen(folder, codes=("ko", "en")):
     folder.mkdir(parents=True)
     pairs = everyday() + [(row["ko"], row["en"]) for row in examples.SENTENCES] + [MIXED]
     vocab = write_vocabulary(folder, pairs, sizes=(600, 300), left_out=())   # a piece for each Korean syllable seen
-    (folder / TOKENIZER_CONFIG).write_text(json.dumps(dict(zip(("source_lang", "target_lang"), codes))))
+    (folder / TOKENIZER_CONFIG).write_text(json.dumps(dict(zip(("source_lang", "target_lang"), codes, strict=True))))
     cfg = marian_config("opus-mt-ko-en", vocab_size=len(vocab), pad_token_id=len(vocab) - 1, d_model=64,
                         encoder_layers=2, decoder_layers=2, encoder_ffn_dim=128, decoder_ffn_dim=128,
                         max_position_embeddings=64)

@@ -94,7 +94,7 @@ def test_page_runs_in_both_languages(lang, app_checkpoints):
     en, de, ko = (tr(f"srclang.{c}", lang) for c in ("en", "de", "ko"))        # named by their languages
     assert at.selectbox(key="models_select").options == [f"■ {en} → {de}", f"■ {en} → {ko}"]
     config = at.table[0].value
-    values = dict(zip(config.index, config.iloc[:, 0]))
+    values = dict(zip(config.index, config.iloc[:, 0], strict=True))
     assert values["d_model"] == "32" and values["d_k"] == "16 = 32 / 2" and values["n_heads"] == "h = 2"
     n = sum(p.numel() for p in load_checkpoint(app_checkpoints / "toy-en").model.parameters())
     assert values["parameters"] == f"{n:,} ({n / 1e6:.2f} M)"

@@ -46,7 +46,7 @@ def test_shape_walk_table_reads_the_recorded_tensors(app_checkpoints, ckpt, lang
     tr, full = reference(ckpt, text)
     table = frame(at, 0)
     records = full.probe.records
-    got = dict(zip(table[RECORD_COL[lang]], table[SHAPE_COL[lang]]))
+    got = dict(zip(table[RECORD_COL[lang]], table[SHAPE_COL[lang]], strict=True))
     assert got["encoder.1.self_attn.q"] == str(tuple(records["encoder.1.self_attn"]["q"].shape))
     assert got["decoder.1.cross_attn.weights"] == str(tuple(records["decoder.1.cross_attn"]["weights"].shape))
     assert got["masks.src_mask"] == f"(1, 1, 1, {len(tr.src_ids)})"

@@ -192,7 +192,7 @@ def test_training_log_from_a_checkpoint_and_live_paths(tmp_path, monkeypatch):
     log = tmp_path / "checkpoints" / "tiny" / "train_log.jsonl"
     log.parent.mkdir(parents=True)
     rows = [{"step": s, "lr": lr, "loss": 5.0 - s / 100, "tokens_per_s": 1000.0, "elapsed": s / 10}
-            for s, lr in zip((50, 100, 150), (1e-4, 2e-4, 3e-4))]
+            for s, lr in zip((50, 100, 150), (1e-4, 2e-4, 3e-4), strict=True)]
     rows.append({"step": 150, "lr": 3e-4, "valid_loss": 4.0, "bleu": 3.5, "elapsed": 16.0})
     log.write_text("".join(json.dumps(r) + "\n" for r in rows) + "{broken", encoding="utf-8")
     (log.parent / "config.json").write_text(json.dumps({"d_model": 128}), encoding="utf-8")
@@ -413,7 +413,7 @@ def test_training_page_follows_the_chosen_model():
         assert not at.exception
         fig, _ = chart(at, "fig_log_ckpt")
         log = read_log(ROOT / "checkpoints" / name / "train_log.jsonl")
-        assert list(fig.data[0].x) == [s for s, y in zip(log.train["step"], log.train["loss"]) if y is not None]
+        assert list(fig.data[0].x) == [s for s, y in zip(log.train["step"], log.train["loss"], strict=True) if y is not None]
         from transformer_core.explainer import history
 
         history_fig, _ = chart(at, "fig_train_history")
@@ -585,7 +585,7 @@ def test_decoding_page_what_if_and_sampling(lang):
             filtered_distribution(logp, 1.5, 4, 0.5)]
     assert [bar.name for bar in fig.data] == [s[f"decoding.sample.stage.{n}"] for n in
                                               ("model", "temperature", "top_k", "top_p")]
-    for bar, probs in zip(fig.data, want):
+    for bar, probs in zip(fig.data, want, strict=True):
         np.testing.assert_allclose(arr(bar.x), probs[ids].numpy(), atol=1e-6)
     assert (arr(fig.data[2].x) > 0).sum() == 4 and (arr(fig.data[3].x) > 0).sum() < 4
 

@@ -75,7 +75,7 @@ def opus_folder(tmp_path_factory, toy_pairs):
         pieces[0], pieces[eos] = pieces[eos], pieces[0]                 # </s> at the configuration's EOS id
         (folder / VOCAB).write_text(json.dumps({p: i for i, p in enumerate(pieces)}))
         (folder / "tokenizer_config.json").write_text(json.dumps(dict(zip(("source_lang", "target_lang"),
-                                                                          OPUS_LANGUAGES[name]))))
+                                                                          OPUS_LANGUAGES[name], strict=True))))
         cfg = marian_config(name, vocab_size=len(pieces), pad_token_id=len(pieces) - 1, encoder_layers=2,
                             decoder_layers=2, max_position_embeddings=64)
         torch.manual_seed(0)

@@ -31,7 +31,7 @@ def test_a_worker_process_runs_the_folder_as_the_server_would(toy_checkpoints, k
         assert same(there, here) and there["attn"]["cross"].shape[-1] == len(here["src_ids"])
     else:
         assert there["out_ids"] == here["out_ids"] and len(there["steps"]) == len(here["steps"]) > 0
-        assert all(np.array_equal(a["cross"], b["cross"]) for a, b in zip(there["steps"], here["steps"]))
+        assert all(np.array_equal(a["cross"], b["cross"]) for a, b in zip(there["steps"], here["steps"], strict=True))
 
 
 def test_a_changed_folder_is_loaded_again(toy_checkpoints, toy_spm, tmp_path):

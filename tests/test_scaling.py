@@ -7,7 +7,7 @@ from transformer_core.explainer.scaling import dot_product_spread, dot_products,
 
 def test_spread_grows_like_sqrt_dk():
     spread = dot_product_spread([1, 16, 256], n=4000, seed=0)
-    for d_k, std, scaled in zip(spread["d_k"], spread["std"], spread["scaled_std"]):
+    for d_k, std, scaled in zip(spread["d_k"], spread["std"], spread["scaled_std"], strict=True):
         assert abs(std / math.sqrt(d_k) - 1) < 0.1
         assert abs(scaled - 1) < 0.1
 

@@ -384,7 +384,7 @@ def test_ko_docs_subcommand(deb_cache, tmp_path):
     train, held = set(lines("train.en")), lines("test.en") + lines("valid.en")
     assert held and not train & set(held)                                 # never seen in training
     assert len(held) == len(set(held)) and "Save" not in held                 # sentences only
-    assert len(lines("train.en")) == len(set(zip(lines("train.en"), lines("train.ko"))))   # deduplicated
+    assert len(lines("train.en")) == len(set(zip(lines("train.en"), lines("train.ko"), strict=True)))   # deduplicated
     everything = train | set(held)
     assert {"Save", "Turn on bounce keys", "Ignore quickly-repeated key presses."} < everything  # all sources
     assert not {"This paragraph is not translated yet.", "Type 12 in the cell B7 and press Tab."} & everything

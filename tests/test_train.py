@@ -321,7 +321,7 @@ def test_attention_history_records_each_validation_and_ends_with_the_exported_we
     assert exported.steps == [0, 3, 6, 6]                             # + the exported weights
     assert [p.src for p in exported.probes] == ["I like apples."] + [s for s, _ in toy_pairs[80:83]]
     ckpt = load_checkpoint(out / "checkpoint")
-    for probe, weights in zip(exported.probes, exported.weights):
+    for probe, weights in zip(exported.probes, exported.weights, strict=True):
         fresh = teacher_forced_attention(ckpt.model, probe.src_ids, probe.out_ids)
         for kind in ATTENTION_KINDS:
             assert weights[kind].shape == (4, *fresh[kind].shape)    # (N, L, h, Tq, Tk)

@@ -140,7 +140,7 @@ def model_choices() -> list[tuple[str, str]]:
     names = bundled_names()
     labels = [folder_label(name) for name in names]
     bundled = [(BUNDLED + name, label if labels.count(label) == 1 else f"{label} ({name})")   # two of a pair: told apart
-               for name, label in zip(names, labels)]
+               for name, label in zip(names, labels, strict=False)]
     return bundled + [(key, label) for key, (label, _) in session_models().items()]
 
 

@@ -51,7 +51,7 @@ def whatif_view(ckpt, text: str, keys: str) -> None:
                           placeholder=t("decoding.whatif.typed_placeholder", example=example) if example else None)
     prefix = tuple(tok.encode_target(typed) if typed.strip() else [*base["ids"][:step], alternative])
     forced = session_run("greedy_steps", key, ckpt, text, prefix)
-    changed = next((i for i, (a, b) in enumerate(zip(base["ids"] + [-1], forced["ids"] + [-2])) if a != b),
+    changed = next((i for i, (a, b) in enumerate(zip(base["ids"] + [-1], forced["ids"] + [-2], strict=False)) if a != b),
                    len(prefix))
     c1, c2 = st.columns(2)
     with c1.container(border=True):

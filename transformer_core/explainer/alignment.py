@@ -136,7 +136,7 @@ def read_aligned(folder: Path, split: str, src_lang: str, tgt_lang: str):
     """(src, tgt, gold links) of a corpus folder's split that has a {split}.align file."""
     lines = [(Path(folder) / f"{split}.{ext}").read_text(encoding="utf-8").splitlines()
              for ext in (src_lang, tgt_lang, "align")]
-    return [(s, t, parse(a)) for s, t, a in zip(*lines)]
+    return [(s, t, parse(a)) for s, t, a in zip(*lines, strict=False)]
 
 
 def gold_examples(examples: list, tgt_lang: str, src_lang: str = "en") -> list:

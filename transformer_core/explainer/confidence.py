@@ -22,6 +22,7 @@ import csv
 import sys
 from collections import Counter
 from collections.abc import Sequence
+from itertools import pairwise
 from pathlib import Path
 
 import numpy as np
@@ -63,7 +64,7 @@ def token_texts(tokenizer, out_ids: Sequence[int]) -> list[str]:
     """The text each output token adds to the translation (decode of the first t + 1 tokens less that of
     the first t): joined, they are tokenizer.decode(out_ids).  A word-start piece brings its space."""
     texts = [tokenizer.decode(out_ids[:t]) for t in range(len(out_ids) + 1)]
-    return [after[len(before):] for before, after in zip(texts, texts[1:])]
+    return [after[len(before):] for before, after in pairwise(texts)]
 
 
 # ---------------------------------------------------------------- choosing THRESHOLD

@@ -61,7 +61,7 @@ def lecture(src_lang, tgt_lang) -> tuple[str, str, str] | None:
     src, tgt = base_language(src_lang), base_language(tgt_lang)
     if src == tgt or src not in LECTURE_ORDER or tgt not in LECTURE_ORDER:
         return None
-    links = " ".join(f"{i}-{j}" for i, j in sorted(zip(LECTURE_ORDER[src], LECTURE_ORDER[tgt])))
+    links = " ".join(f"{i}-{j}" for i, j in sorted(zip(LECTURE_ORDER[src], LECTURE_ORDER[tgt], strict=False)))
     return LECTURE[src], LECTURE[tgt], links
 
 

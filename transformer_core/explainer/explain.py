@@ -85,7 +85,7 @@ def alignment_edges(weights, threshold: float = 0.0) -> list[tuple[int, int, flo
     """Cross-attention (T, S) -> the (target i, source j, weight) pairs with weight >= threshold."""
     arr = np.asarray(weights, dtype=float)
     rows, cols = np.nonzero(arr >= threshold)
-    return [(int(i), int(j), float(arr[i, j])) for i, j in zip(rows, cols)]
+    return [(int(i), int(j), float(arr[i, j])) for i, j in zip(rows, cols, strict=False)]
 
 
 # ---------------------------------------------------------------- a full trace and its shapes

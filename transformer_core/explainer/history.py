@@ -76,7 +76,7 @@ def record(history: History, model: Transformer, step: int) -> None:
     was_training = model.training
     model.eval()
     history.steps.append(int(step))
-    for probe, store in zip(history.probes, history.weights):
+    for probe, store in zip(history.probes, history.weights, strict=False):
         attn = teacher_forced_attention(model, probe.src_ids, probe.out_ids)
         for kind in ATTENTION_KINDS:
             new = attn[kind].astype(np.float16)[None]
@@ -91,7 +91,7 @@ def continued(base: History, run: History) -> History:
     The run must have recorded the base's probes (train.py gives a fine-tune its base's)."""
     offset = base.steps[-1] if base.steps else 0
     weights = [{kind: np.concatenate([b[kind], r[kind][1:]])[-MAX_RECORDS:] for kind in b}
-               for b, r in zip(base.weights, run.weights)]
+               for b, r in zip(base.weights, run.weights, strict=False)]
     return History((base.steps + [offset + s for s in run.steps[1:]])[-MAX_RECORDS:], base.probes, weights)
 
 

@@ -86,7 +86,7 @@ def translate_lines(ckpt: Checkpoint, lines: list[str], beam: int | None = None,
             outputs = beam_search_batch(ckpt.model, src, **options)
         else:
             outputs = greedy_decode_batch(ckpt.model, src, force_eos=options.get("force_eos", False))
-        for i, ids in zip(idx, outputs):
+        for i, ids in zip(idx, outputs, strict=False):
             results[i] = ckpt.tokenizer.decode(ids) if lines[i].strip() else ""
     return [results[i] for i in range(len(lines))]
 

@@ -303,7 +303,7 @@ def beam_search(model: Transformer, src: list[int], beam: int = BEAM, alpha: flo
         cand = (alive_scores.unsqueeze(1) + logp).view(-1)               # (n·V,)
         top_scores, top_index = cand.topk(min(2 * beam, cand.numel()))
         keep, kept_scores, origins = [], [], []
-        for rank, (s, idx) in enumerate(zip(top_scores.tolist(), top_index.tolist())):
+        for rank, (s, idx) in enumerate(zip(top_scores.tolist(), top_index.tolist(), strict=False)):
             origin, token = divmod(idx, logp.size(1))
             ids = alive[origin][1:] + [token]
             if token == cfg.eos_id:
@@ -317,7 +317,7 @@ def beam_search(model: Transformer, src: list[int], beam: int = BEAM, alpha: flo
             top = logp.exp().topk(top_k, dim=-1)
             steps.append(StepTrace(step, [list(h) for h in alive], top.indices.tolist(),
                                    top.values.tolist(), stepper.cross_row(),
-                                   [(h[1:], s) for h, s in zip(keep, kept_scores)],
+                                   [(h[1:], s) for h, s in zip(keep, kept_scores, strict=False)],
                                    [(list(ids), s) for ids, s in finished]))
         if not keep:
             break
@@ -328,7 +328,8 @@ def beam_search(model: Transformer, src: list[int], beam: int = BEAM, alpha: flo
         alive, alive_scores = keep, torch.tensor(kept_scores, device=device)
         stepper.reorder(torch.tensor(origins, device=device))
     else:  # max_len reached: the live hypotheses compete as they are
-        finished += [(h[1:], s / length_penalty(len(h) - 1, alpha, penalty)) for h, s in zip(alive, alive_scores.tolist())]
+        finished += [(h[1:], s / length_penalty(len(h) - 1, alpha, penalty))
+                     for h, s in zip(alive, alive_scores.tolist(), strict=False)]
         if trace:
             steps[-1].finished = [(list(ids), s) for ids, s in finished]
     ids, score = max(finished, key=lambda f: f[1])
@@ -365,9 +366,9 @@ def beam_search_batch(model: Transformer, src: torch.Tensor, beam: int = BEAM, a
             row += k
         top_scores, top_index = cand.view(len(order), -1).topk(2 * beam, dim=-1)   # (B', 2·beam)
         origins, row = [], 0
-        for b, s_row, i_row in zip(order, top_scores.tolist(), top_index.tolist()):
+        for b, s_row, i_row in zip(order, top_scores.tolist(), top_index.tolist(), strict=False):
             keep, kept_scores = [], []
-            for rank, (s, idx) in enumerate(zip(s_row, i_row)):
+            for rank, (s, idx) in enumerate(zip(s_row, i_row, strict=False)):
                 origin, token = divmod(idx, logp.size(1))
                 if origin >= len(alive[b]):
                     continue                                        # padding of a sentence with fewer hypotheses
@@ -385,7 +386,7 @@ def beam_search_batch(model: Transformer, src: torch.Tensor, beam: int = BEAM, a
                 done = early_stopping or max(kept_scores) / length_penalty(step + 1, alpha, penalty) <= worst
             if not done and step == limits[b] - 1:                  # max_len reached: they compete as they are
                 finished[b] += [(h[1:], s / length_penalty(len(h) - 1, alpha, penalty))
-                                for h, s in zip(keep, kept_scores)]
+                                for h, s in zip(keep, kept_scores, strict=False)]
                 done = True
             row += len(alive[b])
             if done:

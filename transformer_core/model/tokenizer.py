@@ -166,7 +166,7 @@ def word_ids(pieces: Sequence[str]) -> list[int]:
 def words(pieces: Sequence[str]) -> list[str]:
     """The words the pieces make.  ['<s>','▁app','les','.'] -> ['<s>', 'apples.']."""
     out: list[str] = []
-    for piece, word in zip(pieces, word_ids(pieces)):
+    for piece, word in zip(pieces, word_ids(pieces), strict=False):
         if word == len(out):
             out.append("")
         out[word] += piece

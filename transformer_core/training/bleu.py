@@ -161,7 +161,7 @@ def corpus_breakdown(hypotheses: Sequence[str], references: Sequence[Sequence[st
         ref_tokens.append([ref.split() for ref in refs])
     score, bp, precisions, eff_order = compute(counts, totals, sys_len, ref_len, smooth_method,
                                                smooth_value, effective_order)
-    raw = [100.0 * c / t if t else 0.0 for c, t in zip(counts, totals)]
+    raw = [100.0 * c / t if t else 0.0 for c, t in zip(counts, totals, strict=False)]
     rows.sort(key=lambda r: (r.segment, r.n, -r.hyp_count, r.ngram))
     return BleuBreakdown(hyp_tokens, ref_tokens, sys_len, ref_len, counts, totals, raw, precisions,
                          bp, score, eff_order, smooth_method,

@@ -355,7 +355,7 @@ def residual_figure(stacks: Sequence[Mapping], tokens: Sequence[Sequence[str]], 
     n = len(stacks)
     gap = 0.08 if n > 1 else 0.0
     w = (1 - gap * (n - 1)) / n
-    for p, (stack, labels) in enumerate(zip(stacks, tokens)):
+    for p, (stack, labels) in enumerate(zip(stacks, tokens, strict=False)):
         s = _axis_suffix(p + 1)
         dom = [_unit(p * (w + gap)), _unit(p * (w + gap) + w)]
         norms = np.asarray(stack["norms"], dtype=float)

@@ -20,7 +20,7 @@ def pe_waves(pe, dims: Sequence[int], names: Sequence[str], *, curve_x=None, cur
     arr = as_array(pe)
     pos = list(range(arr.shape[0]))
     series = []
-    for n, (d, name) in enumerate(zip(dims, names)):
+    for n, (d, name) in enumerate(zip(dims, names, strict=False)):
         color, dash = PALETTE[n % len(PALETTE)], "solid" if d % 2 == 0 else "dot"
         if curve is not None:
             series.append({"x": list(curve_x), "y": as_array(curve)[:, n].tolist(), "name": name, "dash": dash,

@@ -40,7 +40,7 @@ def read_tsv(name: str) -> list[dict[str, str]]:
         cells = [cell.strip() for cell in line.split("\t")]
         if len(cells) != len(header):
             raise ValueError(f"{name}: {line!r} has {len(cells)} fields, the header {len(header)}")
-        rows.append(dict(zip(header, cells)))
+        rows.append(dict(zip(header, cells, strict=False)))
     return rows
 
 

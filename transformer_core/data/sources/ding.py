@@ -131,12 +131,12 @@ def parse_line(line: str, counts: Counter) -> list[Pair]:
         return []
     counts["entries"] += 1
     pairs = []
-    for de, en in zip(*subs):
+    for de, en in zip(*subs, strict=False):
         counts["sub_entries"] += 1
         de_synonyms, en_synonyms = synonyms(de), synonyms(en)
         if not de_synonyms or not en_synonyms:
             counts["sub_entries_empty_after_cleaning"] += 1
-        pairs += [make_pair(e, d) for d, e in zip(de_synonyms, en_synonyms)]
+        pairs += [make_pair(e, d) for d, e in zip(de_synonyms, en_synonyms, strict=False)]
     return pairs
 
 

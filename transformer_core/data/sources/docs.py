@@ -179,12 +179,12 @@ def build(raw: dict[str, list[tuple[str, str, str]]], language: Language
         reasons = [stale(en, tr, language) for en, tr in items]
         for reason in STALE_REASONS:
             n[f"stale_{reason}"] = reasons.count(reason)
-        items = [item for item, reason in zip(items, reasons) if reason is None]
+        items = [item for item, reason in zip(items, reasons, strict=False) if reason is None]
         n["not_stale"] = len(items)
         n["not_stale_distinct"] = len(set(items))
         kinds = [kind(en) for en, _ in items]
         n["sentences"], n["phrases"] = kinds.count("sentence"), kinds.count("phrase")
-        pairs += [Pair(en, tr, k) for (en, tr), k in zip(items, kinds)]
+        pairs += [Pair(en, tr, k) for (en, tr), k in zip(items, kinds, strict=False)]
     return pairs, counts
 
 

@@ -20,7 +20,7 @@ def load(args) -> Corpus:
                         "the files must be line-aligned, one sentence per line")
     meta = {"name": "files", "src_file": str(args.src), "src_sha256": sha256(args.src),
             "tgt_file": str(args.tgt), "tgt_sha256": sha256(args.tgt)}
-    return Corpus(args.src_lang, args.tgt_lang, [Pair(s, t) for s, t in zip(src, tgt)], meta, {"raw_lines": len(src)})
+    return Corpus(args.src_lang, args.tgt_lang, [Pair(s, t) for s, t in zip(src, tgt, strict=False)], meta, {"raw_lines": len(src)})
 
 
 def read_lines(path: Path) -> list[str]:
@@ -42,4 +42,4 @@ def read_split(folder: str | Path, split_name: str, src_lang: str, tgt_lang: str
     src, tgt = read_lines(src_path), read_lines(tgt_path)
     if len(src) != len(tgt):
         raise DataError(f"{src_path} has {len(src)} lines but {tgt_path} has {len(tgt)}")
-    return list(zip(src, tgt))
+    return list(zip(src, tgt, strict=False))

@@ -54,6 +54,6 @@ def page_pairs(en_root: str | Path, ko_root: str | Path):
         en, ko = page_blocks(en_page.read_bytes()), page_blocks(ko_page.read_bytes())
         if [name for name, _ in en] != [name for name, _ in ko]:
             continue
-        for i, ((name, en_text), (_, ko_text)) in enumerate(zip(en, ko)):
+        for i, ((name, en_text), (_, ko_text)) in enumerate(zip(en, ko, strict=False)):
             if en_text and ko_text:
                 yield en_text, ko_text, f"{rel}#{i}:{name}"

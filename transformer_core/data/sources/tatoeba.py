@@ -74,7 +74,7 @@ def read_laser(stem: Path) -> list[Pair]:
         raise DataError(f"{stem}.eng/.kor: {err}") from None
     if len(english) != len(korean):
         raise DataError(f"{stem}.eng has {len(english)} lines and {stem}.kor {len(korean)}: they must align")
-    return [Pair(en, ko, evaluable=False, attribution=LASER_ATTRIBUTION) for en, ko in zip(english, korean)]
+    return [Pair(en, ko, evaluable=False, attribution=LASER_ATTRIBUTION) for en, ko in zip(english, korean, strict=False)]
 
 
 def load(args) -> Corpus:
@@ -87,7 +87,7 @@ def load(args) -> Corpus:
     counts["attributed_pairs"] = sum(bool(p.attribution) for p in pairs)
     if tgt_lang == "ko" and args.register == "lecture":
         restyled = [replace(p, tgt=lecture_style(p.tgt, p.src)) for p in pairs]
-        counts["register_changed"] = sum(new.tgt != old.tgt for new, old in zip(restyled, pairs))
+        counts["register_changed"] = sum(new.tgt != old.tgt for new, old in zip(restyled, pairs, strict=False))
         pairs = restyled
     meta = {
         "name": "tatoeba",
