@@ -461,6 +461,15 @@ def uncertainty_note(res: dict, flagged: list[int]) -> None:
     st.info(t("translate.uncertain", tokens=listed, threshold=confidence.THRESHOLD), icon=":material/help:")
 
 
+def numbers_note(text: str, translation: str) -> None:
+    """Where the translation's numbers in digits are not the sentence's: which are missing and which are new."""
+    missing, extra = confidence.numbers_changed(text, translation)
+    if missing or extra:
+        parts = ([t("translate.numbers.missing", numbers=", ".join(missing))] if missing else []) + \
+                ([t("translate.numbers.extra", numbers=", ".join(extra))] if extra else [])
+        st.warning(t("translate.numbers", changes=" ".join(parts)), icon=":material/pin:")
+
+
 def domain_note(ckpt) -> None:
     """What the model was trained on, for the bundled data sources (translate.domain.<source name>)."""
     source = ckpt.training.get("data", {}).get("manifest", {}).get("source", {})
@@ -471,6 +480,15 @@ def domain_note(ckpt) -> None:
         mixed = [m.get("source", {}).get("name", "") for m in source.get("mixed_with", [])]
         mix = ", ".join(t(f"translate.mix.{name}") for name in mixed if f"translate.mix.{name}" in strings(current_lang()))
         st.info(t(key, mix=mix), icon=":material/menu_book:")
+
+
+def notes(ckpt, text: str, res: dict, flagged: list[int] | None) -> None:
+    """What to check in the translation: words the model rarely saw, numbers that changed, its least certain
+    tokens (flagged None: no translation worth marking)."""
+    seen_note(ckpt, text)
+    if flagged is not None:
+        numbers_note(text, res["text"])
+        uncertainty_note(res, flagged)
 
 
 def main() -> None:
@@ -500,14 +518,10 @@ def main() -> None:
         else:
             st.markdown(t("translate.empty_output"))
     if not present:
-        seen_note(ckpt, text)
-        if readable and shown:
-            uncertainty_note(res, flagged)
+        notes(ckpt, text, res, flagged if readable and shown else None)
     attention_view(res, (ckpt.config.src_lang, ckpt.config.tgt_lang), ckpt.config.n_decoder_layers, ckpt.config.n_heads)
     if present:
-        seen_note(ckpt, text)
-        if readable and shown:
-            uncertainty_note(res, flagged)
+        notes(ckpt, text, res, flagged if readable and shown else None)
         domain_note(ckpt)
     st.divider()
     heads_off_view(model_state.active_key(), ckpt, text, beam, res)

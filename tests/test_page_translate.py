@@ -181,6 +181,36 @@ def test_the_least_certain_tokens_are_marked_and_explained(lang):
     assert all(MARK[0] not in m.value for m in at.markdown)
 
 
+def test_numbers_changed_counts_each_number_missing_or_added():
+    from transformer_core.explainer.confidence import numbers_changed
+
+    assert numbers_changed("We bought 15 eggs.", "우리는 계란 12개짜를 샀다.") == (["15"], ["12"])
+    assert numbers_changed("There are 28 students in my class.", "In meiner Klasse sind 28 28.") == ([], ["28"])
+    assert numbers_changed("My brother is 12 years old.", "Mein Bruder ist zwölf Jahre alt.") == (["12"], [])
+    assert numbers_changed("I have 3 apples and 10 pears.", "Ich habe 3 Äpfel und 10 Birnen.") == ([], [])
+    assert numbers_changed("I like apples.", "나는 사과를 좋아한다.") == ([], [])
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_a_translation_whose_numbers_changed_says_which(lang):
+    """The bundled en→ko model writes 12 for 15: the home page says so beside the translation; a translation
+    that keeps its numbers gets no such note."""
+    from transformer_core.serving import runs
+
+    ckpt = load_checkpoint(Path(__file__).resolve().parents[1] / "checkpoints" / "enko")
+    s = strings(lang)
+    text = "We bought 15 eggs."
+    res = runs.translation(ckpt, text, 4, ())
+    assert "15" not in res["text"] and "12" in res["text"], res["text"]      # the model's weak spot, as measured
+    at = app(lang, active_model="bundled:enko", atlas_sentence=text)
+    assert not at.exception
+    changes = " ".join([s["translate.numbers.missing"].format(numbers="15"), s["translate.numbers.extra"].format(numbers="12")])
+    assert s["translate.numbers"].format(changes=changes) in [w.value for w in at.warning]
+    at = app(lang, active_model="bundled:ende", atlas_sentence="I have 3 apples.")
+    assert not at.exception and translation_text(at) == "Ich habe 3 Äpfel."
+    assert not any(s["translate.numbers"].split("{")[0] in w.value for w in at.warning)
+
+
 @pytest.mark.parametrize("lang", ["ko", "en"])
 def test_switching_heads_off_retranslates(app_checkpoints, ckpt, lang):
     at = app(lang)

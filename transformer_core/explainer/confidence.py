@@ -8,6 +8,8 @@ step over a KV cache (the same numbers, to float rounding), whether greedy or be
     token_probabilities(model, logits, out_ids)   (T,) P of each output token, EOS left out
     uncertain(probs)                              the indices of the tokens under THRESHOLD
     token_texts(tokenizer, out_ids)               the text each token adds to the translation
+    numbers_changed(source, translation)          the source's digit numbers the translation lacks, and those it
+                                                  adds (the bundled models may write 12 for 15, or 28 twice)
     python -m transformer_core confidence --checkpoint DIR --tsv FILE --column ko   # how THRESHOLD was chosen
 
 THRESHOLD = 0.5 (docs/uncertainty.md): on tests/data/everyday.tsv, translated with beam 4 by the bundled
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import re
 import sys
 from collections import Counter
 from collections.abc import Sequence
@@ -35,6 +38,7 @@ from .explain import teacher_forced
 from .translate import translate
 
 THRESHOLD = 0.5
+NUMBER = re.compile(r"\d+")                       # a number written in digits: 28 in "28명" and in "28 Schüler"
 BINS = np.linspace(0.0, 1.0, 11)                 # the command's table: tenths of probability
 CANDIDATES = (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8)
 
@@ -58,6 +62,14 @@ def renormalized(ckpt, beam: int) -> bool:
 def uncertain(probs: Sequence[float], threshold: float = THRESHOLD) -> list[int]:
     """The indices of the tokens whose probability is under threshold."""
     return [i for i, p in enumerate(probs) if p < threshold]
+
+
+def numbers_changed(source: str, translation: str) -> tuple[list[str], list[str]]:
+    """(the numbers in digits the source has and the translation lacks, those the translation has and the source
+    lacks), each as often as it is missing or extra: ("We bought 15 eggs.", "우리는 계란 12개를 샀다.") ->
+    (["15"], ["12"]).  A number the translation spells out in words ("zwölf" for 12) is missing here too."""
+    said, written = Counter(NUMBER.findall(source)), Counter(NUMBER.findall(translation))
+    return sorted((said - written).elements(), key=int), sorted((written - said).elements(), key=int)
 
 
 def token_texts(tokenizer, out_ids: Sequence[int]) -> list[str]:
