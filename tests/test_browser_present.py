@@ -1,5 +1,5 @@
 """Projector mode in a real browser (headless Chromium): on the home page and the decoding page, at
-1024×768 and 1920×1080, every token of the sentence is a tick label of the attention heatmaps, at 16 px
+1024×768 and 1920×1080, every token of the sentence is a tick label of the attention heatmaps, at 18 px
 or more, and no two tick labels overlap.  The default mode: no overlaps, the word-start mark."""
 import time
 from pathlib import Path
@@ -61,7 +61,7 @@ def test_projector_mode_shows_every_token_large_without_overlap(server, browser,
     assert plots
     for plot in plots:
         assert tokens <= {label.rstrip("\u200b\u2060") for label in plot["labels"]}, plot["labels"]
-        assert min(plot["sizes"]) >= 16 and plot["overlaps"] == 0, plot
+        assert min(plot["sizes"]) >= 18 and plot["overlaps"] == 0, plot
 
 
 def test_default_mode_writes_the_word_start_mark_not_an_underscore(server, browser):
@@ -96,7 +96,7 @@ def test_projector_mode_screenshot_shows_the_lecture_sentence_large(server, brow
     shot = SCREENSHOT_DIR / "screenshot_present.png"
     plots = heatmap_ticks(browser, f"{server}/?model=enko", SIZES[0], present=True, shot=shot)
     labels = {label.rstrip("\u200b\u2060") for label in plots[0]["labels"]}
-    assert {"<s>", "·I", "·like", "</s>"} <= labels and min(plots[0]["sizes"]) >= 16
+    assert {"<s>", "·I", "·like", "</s>"} <= labels and min(plots[0]["sizes"]) >= 18
     assert shot.stat().st_size > 10_000
 
 

@@ -80,3 +80,14 @@ def test_one_name_per_special_token_and_a_word_start_mark():
         ["<s>", "<s>", "</s>", "</s>", "·apples", "les", "·"]
     fig = figures.attention_heatmap(WEIGHTS, ["<bos>", "▁I"], ["<s>", "▁I"])
     assert list(fig.data[0].x) == ["&lt;s&gt;", "·I"] and list(fig.data[0].y) == ["&lt;s&gt;", "·I"]
+
+
+def test_projector_type_is_18_px_on_every_axis_and_a_log_axis_labels_its_decades_only():
+    """Projector mode: every tick label at theme.PRESENT's 18 px; plotly draws a log axis's 2 and 5 labels at ¾ of
+    that (13.5 px), so a log axis is labelled at its decades only."""
+    fig = go.Figure(go.Scatter(x=[1, 10, 1000], y=[2, 3, 4]))
+    fig.update_xaxes(type="log")
+    fig = theme.projector(fig)
+    assert theme.PRESENT["tick"] >= 18 and theme.PRESENT["font"] >= 18
+    assert fig.layout.xaxis.tickfont.size == fig.layout.yaxis.tickfont.size == theme.PRESENT["tick"]
+    assert fig.layout.xaxis.dtick == 1 and fig.layout.yaxis.dtick is None

@@ -31,7 +31,7 @@ WORD_MARK = "·"
 
 FONT_SIZE = 15
 TICK_SIZE = 12
-PRESENT = {"font": 18, "tick": 16, "title": 22}
+PRESENT = {"font": 18, "tick": 18, "title": 22}
 # Projector mode's page: every text at PRESENT["font"] px or more, the page as wide as the screen, a
 # formula too wide for it scrolls instead of being cut off, and less room above the title.
 PRESENT_CSS = f"""<style>
@@ -84,8 +84,8 @@ def short_label(label: str, limit: int = 8) -> str:
 
 
 def projector(fig):
-    """The same figure for a projector: PRESENT type sizes on the layout, every axis (ticks and titles),
-    the title and the annotations (panel titles), and 25 % more height."""
+    """The same figure for a projector: PRESENT type sizes on the layout, every axis (ticks and titles; a log
+    axis labelled at its decades only), the title and the annotations (panel titles), and 25 % more height."""
     layout = fig.layout
     fig.update_layout(font_size=max(layout.font.size or FONT_SIZE, PRESENT["font"]))
     if layout.title and layout.title.text:
@@ -94,6 +94,9 @@ def projector(fig):
     if any(trace.type == "heatmap" for trace in fig.data):        # token labels upright: one per column
         fig.update_xaxes(tickangle=-90)
     fig.update_yaxes(tickfont_size=PRESENT["tick"], title_font_size=PRESENT["font"])
+    for axis in (*fig.select_xaxes(), *fig.select_yaxes()):   # a log axis labels 2 and 5 at ¾ size: decades only
+        if axis.type == "log":
+            axis.dtick = 1
     for annotation in layout.annotations or ():
         annotation.font.size = max(annotation.font.size or 0, PRESENT["font"])
     for trace in fig.data:              # text in the cells (weights, −∞ of a mask) and beside points
