@@ -55,8 +55,9 @@ def names(cfg) -> dict[str, str]:
 
 
 def first_in_full(cfg) -> bool:
-    """Whether each stack's first layer is drawn in full when no block of that stack is open."""
-    return max(cfg.n_encoder_layers, cfg.n_decoder_layers) <= FIRST_IN_FULL
+    """Whether each stack's first layer is drawn in full when no block of that stack is open: not on a projector,
+    where the diagram takes the page's width for 18 px text and every layer is a box until one is opened."""
+    return max(cfg.n_encoder_layers, cfg.n_decoder_layers) <= FIRST_IN_FULL and not presenting()
 
 
 def block_title(block: dict) -> str:
@@ -131,7 +132,7 @@ def diagram(ckpt, tr, res: dict, block: dict | None, step: dict | None, tokenize
         expanded=expanded_layers(cfg, block), names=names(cfg),
         shapes={k: (v["symbols"], v["shape"]) for k, v in arrows.items()},
         selected=block["id"] if block else None, tokens={"encoder": src, "decoder": tgt}, top=top,
-        font_scale=1.2 if presenting() else 1.0,
+        font_scale=1.25 if presenting() else 1.0,
         titles={b: t("arch.open", block=block_title(v)) for b, v in index.items()})
     clickable_svg(svg, key="ar_diagram", on_click=open_block)
 
@@ -303,7 +304,8 @@ def diagram_section(key: str, ckpt, text: str, beam: int, res: dict, tr) -> None
     index = architecture.block_index(cfg)
     block = index.get(st.query_params.get(BLOCK_PARAM) or "")
     ck = (key, tuple(res["src_ids"]), tuple(res["out_ids"]))
-    st.html(STICKY_CSS)
+    if not presenting():                  # the panel stays beside the diagram as the page scrolls
+        st.html(STICKY_CSS)
     with st.container(horizontal=True, vertical_alignment="bottom", gap="medium"):
         stepping = st.toggle(t("arch.step.toggle"), key="ar_decode", help=t("arch.step.help"))
     steps, step = None, None
@@ -316,7 +318,8 @@ def diagram_section(key: str, ckpt, text: str, beam: int, res: dict, tr) -> None
     if cfg.n_encoder_layers + cfg.n_decoder_layers > 2:             # some layer drawn as a box
         st.caption(t("arch.collapsed.first" if first_in_full(cfg) else "arch.collapsed",
                      n_enc=cfg.n_encoder_layers, n_dec=cfg.n_decoder_layers))
-    left, right = st.columns([3, 2], gap="medium")
+    # beside each other; on a projector the diagram across the page (its text at 18 px or more), the panel under it
+    left, right = (st.container(), st.container()) if presenting() else st.columns([3, 2], gap="medium")
     with left:
         diagram(ckpt, tr, res, block, step, ckpt.tokenizer)
         st.caption(t("arch.caption", S=len(res["src_ids"]), T=len(res["tgt_pieces"]) if step is None

@@ -164,6 +164,29 @@ def test_the_bundled_model_every_block_opens_by_click_and_by_address(browser, se
     page.context.close()
 
 
+SVG_TEXT_PX = """() => { const svg = document.querySelector('.atlas-svg svg'); const k = svg.getScreenCTM().a;
+  return [...svg.querySelectorAll('text, tspan')].filter(t => t.textContent.trim() && t.getBoundingClientRect().width)
+    .map(t => parseFloat(getComputedStyle(t).fontSize) * k); }"""
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_projector_mode_draws_the_diagram_across_the_page_at_18_px(browser, server, checkpoints, lang):
+    """?present=1 at 1024×768: the diagram takes the page's width, every layer a box until one is opened, and
+    no text of it under 18 px on the screen (beside the panel, at 1366 px, it is 12–15 px)."""
+    page = open_page(browser, server, lang, ENKO, viewport={"width": 1024, "height": 768})
+    try:
+        page.goto(page.url + "&present=1")
+        settle(page)
+        seen = read(page)
+        assert seen["frames"] == [] and len(seen["boxes"]) == 6
+        sizes = page.evaluate(SVG_TEXT_PX)
+        assert sizes and min(sizes) >= 18, sorted(sizes)[:5]
+        click_block(page, "decoder.1.cross_attn")                     # a layer opens, its panel under the diagram
+        assert read(page)["frames"] == ["decoder.1"]
+    finally:
+        page.context.close()
+
+
 @pytest.mark.parametrize("lang", ["ko", "en"])
 def test_greedy_decoding_moves_along_the_decoder(browser, server, checkpoints, lang):
     page = open_page(browser, server, lang, ENKO)

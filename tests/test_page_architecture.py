@@ -262,7 +262,10 @@ def test_projector_mode_draws_larger(enko, lang):
     large = svg(at)
     size = lambda s: max(float(v) for v in re.findall(r'font-size="([\d.]+)"', s))        # noqa: E731
     assert size(large) > size(plain)
-    assert arrow_shapes(large) == arrow_shapes(plain) and charts(at)
+    # on a projector only the open block's layer is drawn in full (the others boxes), with the same shapes
+    assert re.findall(r'class="layer-frame" data-layer="([\w.]+)"', large) == ["decoder.1"]
+    shown, every = arrow_shapes(large), arrow_shapes(plain)
+    assert "decoder.1.ffn.hidden" in shown and all(every[k] == v for k, v in shown.items()) and charts(at)
 
 
 def test_a_trace_past_the_run_cost_bound_is_refused(enko, monkeypatch):
