@@ -127,7 +127,7 @@ LAYOUT_JS = """() => {
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
-@pytest.mark.parametrize("page, first_figure", [("", True), ("decode", True), ("attention-lab", False),
+@pytest.mark.parametrize("page, first_figure", [("", True), ("decode", True), ("architecture", False), ("attention-lab", False),
                                                  ("heads-and-shapes", False), ("positional-encoding", False),
                                                  ("attention-masks", False), ("train", False), ("bleu-score", False),
                                                  ("checkpoints", False)])
