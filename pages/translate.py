@@ -155,7 +155,7 @@ def kind_view(res: dict, kind: str, level: str, langs: tuple[str, str]) -> None:
     g, f = st.container(), st.container()
     with g:
         if presenting():    # one layer, large: its heads one or two to a row, every label (shortened)
-            layers, per_row, kw = [layer], 2 if len(k) <= 10 else 1, {"tick_limit": 10 ** 6, "cell_px": 30}
+            layers, per_row, kw = [layer], 2 if len(k) <= 10 else 1, {"tick_limit": 10 ** 6, "cell_px": 26}
             q_text, k_text = [theme.short_label(x) for x in q], [theme.short_label(x) for x in k]
         else:               # every layer × head, as many heads to a row as leave room for upright key labels
             layers, heads = figures.grid_window(L, H, len(q) * len(k), (layer, head))
@@ -171,7 +171,7 @@ def kind_view(res: dict, kind: str, level: str, langs: tuple[str, str]) -> None:
             kw |= {"masked": future, "masked_name": t("translate.masked")}
         fig = figures.attention_grid(panels, q_text, k_text, panel_titles=titles, selected=selected, groups=groups,
                                      x_title=x_title, y_title=y_title, colorbar_title=t("translate.weight"),
-                                     title=grid_title(kind, layers, per_row, len(heads) if not presenting() else H),
+                                     title="" if presenting() else grid_title(kind, layers, per_row, len(heads)),
                                      **kw)
         show_figure(fig, f"{kind}_grid", key=f"tr_grid_{kind}")
         download_buttons(lambda: grid_frames(w, q, k), f"{kind}_all_heads", key=f"tr_grid_dl_{kind}")

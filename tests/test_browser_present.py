@@ -145,6 +145,9 @@ def test_projector_first_screen_at_1024x768(server, browser, lang, page, first_f
             view.wait_for_selector(".js-plotly-plot .main-svg", timeout=HEALTH_TIMEOUT_S * 1000)
         time.sleep(2)
         got = view.evaluate(LAYOUT_JS)
+        # the home page: the lecture sentence's first row of heads, to its last token row, on the first screen
+        first_row_end = view.evaluate("""() => Math.min(...[...document.querySelectorAll('.js-plotly-plot .ytick text')]
+            .filter(t => t.textContent.trim() === '</s>').map(t => t.getBoundingClientRect().bottom + window.scrollY))""")
         for _ in range(SETTLE_TRIES):       # a rerun (a chart fitted to its column) redraws the page's CSS too:
             if got["nSmall"] == 0 and not got["wide"]:     # what a class sees is the page once it is still
                 break
@@ -157,3 +160,5 @@ def test_projector_first_screen_at_1024x768(server, browser, lang, page, first_f
     assert got["wide"] == [], got["wide"]
     if first_figure:           # the figure starts in the screen's upper two thirds: its first row of heads shows
         assert got["figure"] is not None and got["figure"] < got["height"] * 2 / 3, got
+    if page == "":
+        assert first_row_end <= got["height"], first_row_end
