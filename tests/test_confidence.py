@@ -81,3 +81,16 @@ def test_the_threshold_command_prints_its_tables(tmp_path, capsys):
 def test_uncertain_and_in_reference():
     assert confidence.uncertain([0.2, 0.5, 0.9, 0.49], 0.5) == [0, 3]
     assert confidence.in_reference([5, 6, 5, 7], [5, 7, 8]) == [True, False, False, True]   # each matched once
+
+
+def test_the_numbers_command_counts_the_numbers_each_translation_keeps(tmp_path, capsys):
+    from transformer_core.__main__ import main
+
+    sentences = tmp_path / "numbers.txt"
+    sentences.write_text("We bought 15 eggs.\nMy brother is 12 years old.\n", encoding="utf-8")
+    root = Path(__file__).resolve().parents[1]
+    assert main(["confidence", "--checkpoint", str(root / "checkpoints" / "enko"), "--numbers", str(sentences)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("We bought 15 eggs.\t") and out[0].endswith("\tlacks 15\tadds 12")
+    assert out[1].endswith("\tlacks -\tadds -")
+    assert out[-1] == "numbers kept exactly: 1/2; a number lacking: 1/2; a number not in the sentence: 1/2"
