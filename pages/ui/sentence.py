@@ -16,8 +16,9 @@ A model run that is not cached (transformer_core/serving/runs.py) runs where it 
              whose many small torch calls then never wait on Streamlit's thread for the interpreter lock
   POOL       the bundled models' long runs (LONG: attribution, sampling, mostly large tensor operations that
              release the lock), on threads of the server (ATLAS_COMPUTE_WORKERS, default the cores), so a
-             translation never waits behind integrated gradients; and everything where processes cannot be
-             made (one core, no /dev/shm)
+             translation never waits behind integrated gradients; their full traces too (one teacher-forced pass,
+             15 ms on the bundled en→de model, whose 3.7 MB of tensors took 34 ms to pickle and unpickle from a
+             worker); and everything where processes cannot be made (one core, no /dev/shm)
   OWN        every run of a session's own model (uploads, Hub pulls) in a process of its own
              (ATLAS_OWN_PROCESSES, default 1) at a lower priority (nice 10), which loads the model from the
              folder the session keeps while the model is held, one model at a time: a crafted model's run
@@ -59,6 +60,7 @@ TRACE_KEY, TRACE_CACHE_SIZE = "atlas_full_traces", 1   # full traces: ~3 MB each
 POOL = WorkPool.from_env()                        # threads: where a model cannot run in a process
 PROCESSES = WorkPool.processes_from_env()         # worker processes for the bundled models (None: one core)
 LONG = ("attribution", "samples")
+ON_THREADS = (*LONG, "trace")                     # the bundled models' runs on POOL (above)
 OWN = WorkPool.processes_from_env(variable="ATLAS_OWN_PROCESSES", default=min(1, cores() - 1),
                                   initializer=runs.worker, initargs=(1, 10))   # one model: docs/security.md
 
@@ -247,7 +249,7 @@ def model_run(kind: str, key: str, ckpt: Checkpoint, *args):
     """runs.RUNS[kind](ckpt, *args), charged to this session: a bundled model's quick runs on PROCESSES and a
     session's own model's on OWN, worker processes that load the model from its folder; else on a thread (POOL)."""
     bundled = key.startswith(model_state.BUNDLED)
-    pool = None if bundled and kind in LONG else PROCESSES if bundled else OWN
+    pool = None if bundled and kind in ON_THREADS else PROCESSES if bundled else OWN
     if pool is not None and ckpt.path.is_dir():
         try:
             return charged(pool, runs.run_folder, kind, str(ckpt.path), *args)
