@@ -315,7 +315,7 @@ def diagram_section(key: str, ckpt, text: str, beam: int, res: dict, tr) -> None
             st.session_state["ar_step"] = len(steps)
         n = st.slider(t("arch.step.slider"), 1, len(steps), key="ar_step", help=t("arch.step.slider_help")) - 1
         step = steps[n]
-    if cfg.n_encoder_layers + cfg.n_decoder_layers > 2:             # some layer drawn as a box
+    if sum(map(len, expanded_layers(cfg, block).values())) < cfg.n_encoder_layers + cfg.n_decoder_layers:  # a box
         st.caption(t("arch.collapsed.first" if first_in_full(cfg) else "arch.collapsed",
                      n_enc=cfg.n_encoder_layers, n_dec=cfg.n_decoder_layers))
     # beside each other; on a projector the diagram across the page (its text at 18 px or more), the panel under it

@@ -11,10 +11,10 @@
 
 A model run that is not cached (transformer_core/serving/runs.py) runs where it costs the class least
 (model_run picks it):
-  PROCESSES  the bundled models' quick runs (a translation, its steps, what-if, a trace: tens of ms) in worker
+  PROCESSES  the bundled models' quick runs (a translation, its steps, what-if: tens of ms) in worker
              processes (ATLAS_COMPUTE_PROCESSES, default the cores less one, leaving one to the server),
              whose many small torch calls then never wait on Streamlit's thread for the interpreter lock
-  POOL       the bundled models' long runs (LONG: attribution, sampling, mostly large tensor operations that
+  POOL       the bundled models' long runs (ON_THREADS: attribution, sampling, mostly large tensor operations that
              release the lock), on threads of the server (ATLAS_COMPUTE_WORKERS, default the cores), so a
              translation never waits behind integrated gradients; their full traces too (one teacher-forced pass,
              15 ms on the bundled en→de model, whose 3.7 MB of tensors took 34 ms to pickle and unpickle from a
@@ -59,8 +59,7 @@ SESSION_CACHE, SESSION_CACHE_BYTES = "atlas_runs", 48 * 2**20   # a session's ow
 TRACE_KEY, TRACE_CACHE_SIZE = "atlas_full_traces", 1   # full traces: ~3 MB each on the bundled models
 POOL = WorkPool.from_env()                        # threads: where a model cannot run in a process
 PROCESSES = WorkPool.processes_from_env()         # worker processes for the bundled models (None: one core)
-LONG = ("attribution", "samples")
-ON_THREADS = (*LONG, "trace")                     # the bundled models' runs on POOL (above)
+ON_THREADS = ("attribution", "samples", "trace")  # the bundled models' runs on POOL (above)
 OWN = WorkPool.processes_from_env(variable="ATLAS_OWN_PROCESSES", default=min(1, cores() - 1),
                                   initializer=runs.worker, initargs=(1, 10))   # one model: docs/security.md
 
