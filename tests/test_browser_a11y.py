@@ -17,6 +17,8 @@ import pytest
 from test_browser import (
     BUNDLED_DIR,
     HEALTH_TIMEOUT_S,
+    OPEN_TRIES,
+    OPEN_WAIT_S,
     PAGES,
     ROOT,
     SCREENSHOT_DIR,
@@ -186,6 +188,24 @@ def tab_to(tab, what: str, predicate: str, most: int = 250) -> None:
     raise AssertionError(f"{what}: not reached with Tab in {most} presses")
 
 
+def open_options(tab, what: str, predicate: str, most: int = 250) -> None:
+    """Tab to a selectbox or multiselect and open its list with the arrow key. A rerun that lands between the Tab
+    and the key (the page settling after a model change) redraws the widget and drops the focus: then tab to it
+    again, at most OPEN_TRIES times, so a list that never opens by keyboard still fails."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    for _ in range(OPEN_TRIES):
+        tab.evaluate("() => document.activeElement?.blur()")
+        tab_to(tab, what, predicate, most)
+        tab.keyboard.press("ArrowDown")
+        try:
+            tab.wait_for_selector('[role="option"]', timeout=OPEN_WAIT_S * 1000)
+            return
+        except PlaywrightTimeout:
+            tab.wait_for_function(READY_JS, timeout=HEALTH_TIMEOUT_S * 1000, polling=200)
+    raise AssertionError(f"{what}: its list did not open with the arrow key")
+
+
 def focus_label(label: str) -> str:
     """A predicate: the focused element is the input of the widget labelled `label`."""
     return ("el => { const w = el.closest('[data-testid=stTextInput], [data-testid=stSelectbox], "
@@ -212,9 +232,7 @@ def test_a_class_uses_the_app_with_the_keyboard_alone(server, tabs):
         && [...document.querySelectorAll('.js-plotly-plot .xtick text')].some(t => t.textContent.includes('school'))""",
                           timeout=HEALTH_TIMEOUT_S * 1000, polling=200)
     # the model: the sidebar's selectbox, opened with the arrow key, the other model chosen with Enter
-    tab_to(tab, "the model selectbox", focus_label(en["model.choose"]))
-    tab.keyboard.press("ArrowDown")                          # opens the list on the chosen model
-    tab.wait_for_selector('[role="option"]', timeout=30_000)
+    open_options(tab, "the model selectbox", focus_label(en["model.choose"]))   # the list opens on the chosen model
     chosen = tab.evaluate("() => [...document.querySelectorAll('[role=option]')]"
                           ".findIndex(o => o.getAttribute('aria-selected') === 'true')")
     tab.keyboard.press("ArrowUp" if chosen > 0 else "ArrowDown")   # the model next to it
@@ -222,10 +240,7 @@ def test_a_class_uses_the_app_with_the_keyboard_alone(server, tabs):
     tab.wait_for_function("() => !location.search.includes('model=enko')", timeout=HEALTH_TIMEOUT_S * 1000)
     tab.wait_for_function(READY_JS, timeout=HEALTH_TIMEOUT_S * 1000, polling=200)
     # a head off: the multiselect, its first option with Enter
-    tab.evaluate("() => document.activeElement?.blur()")
-    tab_to(tab, "the heads to switch off", focus_label(en["translate.off.select"]), most=400)
-    tab.keyboard.press("ArrowDown")
-    tab.wait_for_selector('[role="option"]', timeout=30_000)
+    open_options(tab, "the heads to switch off", focus_label(en["translate.off.select"]), most=400)
     tab.keyboard.press("Enter")
     tab.keyboard.press("Escape")
     tab.wait_for_function("""(none) => document.querySelector('[data-testid=stMultiSelect] [data-tag]')
