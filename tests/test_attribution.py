@@ -88,8 +88,9 @@ def test_gold_aer_links_each_target_word_to_its_largest_share(capsys):
     """--gold: the attribution's AER over the checkpoint's gold alignments, counted link by link here."""
     from transformer_core.checkpoints.load import load_checkpoint
     from transformer_core.explainer import alignment
+    from transformer_core.serving.commands import attribution_main
 
-    assert attribution.main(["--checkpoint", str(ROOT / "checkpoints" / "enko"), "--method", "saliency",
+    assert attribution_main(["--checkpoint", str(ROOT / "checkpoints" / "enko"), "--method", "saliency",
                              "--gold", "--limit", "4"]) == 0
     got = json.loads(capsys.readouterr().out)
     ckpt = load_checkpoint(ROOT / "checkpoints" / "enko")
@@ -101,6 +102,6 @@ def test_gold_aer_links_each_target_word_to_its_largest_share(capsys):
         links_set = {(int(np.argmax(row)), t) for t, row in enumerate(words)}
         gold = alignment.parse(links)
         hits, predicted, gold_n = hits + len(links_set & gold), predicted + len(links_set), gold_n + len(gold)
-    assert got["sentences"] == 4
+    assert got["sentences"] == 4 and got["refused"] == 0
     assert got["attribution_aer"] == pytest.approx(1 - 2 * hits / (predicted + gold_n), abs=1e-4)
     assert all(0 <= got[k] <= 1 for k in ("best_head_aer", "mean_of_heads_aer"))

@@ -11,21 +11,17 @@ token vectors (the positions stay) and are complete: a row sums to log p(y_t | x
 agreement() compares the scores with each head's attention, row by row (Spearman's rank correlation), the
 question of "Attention is not Explanation" (Jain & Wallace 2019) and its answer (Wiegreffe & Pinter 2019).
 
-    python -m transformer_core attribution --checkpoint DIR --method integrated_gradients --json "I like apples."
-    python -m transformer_core attribution --checkpoint DIR --method saliency --gold --limit 200   # AER vs heads
+The command line (`python -m transformer_core attribution`) is serving/commands.py.
 """
 from __future__ import annotations
 
-import argparse
-import json
-import sys
+from collections.abc import Callable
 
 import numpy as np
 import pandas as pd
 import torch
 
-from ..checkpoints.files import Checkpoint, CheckpointError
-from ..checkpoints.load import load_checkpoint
+from ..checkpoints.files import Checkpoint
 from ..model.decoding import eval_mode
 from ..model.masks import make_src_mask, make_trg_mask
 from ..model.quantize import reused_floats
@@ -136,25 +132,19 @@ def agreement(scores: np.ndarray, cross: np.ndarray) -> dict:
     return {"heads": heads, "mean_of_heads": float(spearman_rows(magnitude, cross.mean((0, 1))).mean())}
 
 
-def explain_sentence(ckpt: Checkpoint, text: str, method: str, steps: int = STEPS) -> dict:
-    """The translation (greedy) of text and its attribution: {"source", "target", "scores"}."""
-    from .translate import translate
-
-    tr = translate(ckpt, text, beam=1)
-    scores = attribute(ckpt.model, tr.src_ids, tr.out_ids, method, steps)
-    tok = ckpt.tokenizer
-    return {"source": tok.pieces(tr.src_ids), "target": tok.pieces([*tr.out_ids, ckpt.config.eos_id]),
-            "translation": tr.text, "method": method, "scores": np.round(scores, 6).tolist()}
-
-
-def gold_aer(ckpt: Checkpoint, method: str, limit: int | None = None, steps: int = STEPS) -> dict:
+def gold_aer(ckpt: Checkpoint, method: str, limit: int | None = None, steps: int = STEPS,
+             fits: Callable[[list[int], list[int]], bool] = lambda src_ids, out_ids: True) -> dict:
     """AER of the attribution's word alignment (each target word to the source word with the largest
     share; teacher-forced on the reference) over the checkpoint's gold alignments, beside the heads' AER
-    on the same sentences (alignment.score_heads)."""
-    tok, counts, scored = ckpt.tokenizer, alignment.Counts(), []
+    on the same sentences (alignment.score_heads).  A pair whose attribution does not `fit` (the command
+    line: one run's bounds) is left out and counted ("refused")."""
+    tok, counts, scored, refused = ckpt.tokenizer, alignment.Counts(), [], 0
     for src, (tgt, links) in list(ckpt.gold.items())[:limit]:
         ids = alignment.teacher_forced_ids(tok, src, tgt, ckpt.config.max_len)
         if ids is None:
+            continue
+        if not fits(*ids):
+            refused += 1
             continue
         words = alignment.to_words(shares(attribute(ckpt.model, *ids, method, steps)), tok, src, tgt)
         if words is None:
@@ -165,41 +155,6 @@ def gold_aer(ckpt: Checkpoint, method: str, limit: int | None = None, steps: int
     if not scored:
         raise ValueError("no sentence with a gold alignment could be scored")
     heads = alignment.score_heads(ckpt.model, tok, scored)
-    return {"method": method, "sentences": len(scored), "attribution_aer": round(counts.aer, 4),
+    return {"method": method, "sentences": len(scored), "refused": refused, "attribution_aer": round(counts.aer, 4),
             "best_head": heads["best"], "best_head_aer": min(min(r) for r in heads["heads"]),
             "mean_of_heads_aer": heads["mean"]}
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
-    parser.add_argument("--checkpoint", required=True)
-    parser.add_argument("--method", choices=METHODS, default="integrated_gradients")
-    parser.add_argument("--steps", type=int, default=STEPS, help="integrated gradients: points on the path")
-    parser.add_argument("--json", action="store_true", help="print JSON (the only output for now)")
-    parser.add_argument("--gold", action="store_true", help="instead of a sentence: AER against the checkpoint's "
-                                                            "gold alignments, beside the heads'")
-    parser.add_argument("--limit", type=int, help="--gold: at most this many sentences")
-    parser.add_argument("sentence", nargs="?")
-    args = parser.parse_args(argv)
-    if args.steps < 1:
-        parser.error("--steps must be at least 1")
-    if (args.sentence is None) != args.gold:
-        parser.error("give a sentence, or --gold")
-    torch.set_num_threads(1)
-    try:
-        ckpt = load_checkpoint(args.checkpoint)
-    except CheckpointError as err:
-        print(f"error: {err}", file=sys.stderr)
-        return 2
-    if args.gold:
-        if not ckpt.gold:
-            print(f"error: {args.checkpoint} has no gold_alignments.tsv", file=sys.stderr)
-            return 2
-        print(json.dumps(gold_aer(ckpt, args.method, args.limit, args.steps)))
-        return 0
-    print(json.dumps(explain_sentence(ckpt, args.sentence, args.method, args.steps), ensure_ascii=False))
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

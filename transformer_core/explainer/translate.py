@@ -1,23 +1,15 @@
-"""Translate sentences with a checkpoint.
-
-    python -m transformer_core translate --checkpoint DIR [--beam N] [FILE|-]
-    python -m transformer_core translate --checkpoint DIR --prefix "나는 배를" -          # what-if: a forced beginning
-    python -m transformer_core translate --checkpoint DIR --sample --temperature 0.8 --top-k 20 --top-p 0.9 --seed 1 -
-
-prints one translation per input line (greedy with --beam 1; with --prefix, greedy from that beginning; with
---sample, drawn from the filtered next-token distribution, the same for the same seed).
+"""Translate sentences with a checkpoint: beam search or greedy (translate), what-if decoding from a forced
+beginning (continue_from), a draw from the filtered next-token distribution (sample), and many lines in
+batches (translate_lines).  The command line's `python -m transformer_core translate` is serving/commands.py.
 """
 from __future__ import annotations
 
-import argparse
 import re
-import sys
 from dataclasses import dataclass
 
 import torch
 
-from ..checkpoints.files import Checkpoint, CheckpointError
-from ..checkpoints.load import load_checkpoint
+from ..checkpoints.files import Checkpoint
 from ..model.decoding import Decoded, beam_search, beam_search_batch, greedy_decode, greedy_decode_batch, sample_decode
 from ..model.tokenizer import Tokenizer, wrap_source
 
@@ -91,49 +83,6 @@ def translate_lines(ckpt: Checkpoint, lines: list[str], beam: int | None = None,
     return [results[i] for i in range(len(lines))]
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.strip().splitlines()[0])
-    parser.add_argument("--checkpoint", required=True, help="checkpoint folder")
-    parser.add_argument("--beam", type=int, help="beam size; 1 = greedy (default: the model's, 4 for ours)")
-    parser.add_argument("--prefix", help="what-if decoding: every translation begins with this text")
-    parser.add_argument("--sample", action="store_true", help="draw each next token instead of the most likely")
-    parser.add_argument("--temperature", type=float, default=1.0, help="with --sample; 0 is greedy")
-    parser.add_argument("--top-k", type=int, default=0, help="with --sample: only the k most likely (0: all)")
-    parser.add_argument("--top-p", type=float, default=1.0, help="with --sample: the smallest set of most likely "
-                                                                   "tokens reaching this probability")
-    parser.add_argument("--seed", type=int, default=0, help="with --sample: the same seed draws the same")
-    parser.add_argument("input", nargs="?", default="-", help="text file, one sentence per line, or - for stdin")
-    args = parser.parse_args(argv)
-    if args.beam is not None and args.beam < 1:
-        parser.error("--beam must be at least 1")
-    if args.temperature < 0 or not 0 < args.top_p <= 1 or args.top_k < 0:
-        parser.error("--temperature must be ≥ 0, --top-p in (0, 1], --top-k ≥ 0")
-    try:
-        ckpt = load_checkpoint(args.checkpoint)
-    except CheckpointError as err:
-        print(f"error: {err}", file=sys.stderr)
-        return 2
-    try:
-        with sys.stdin if args.input == "-" else open(args.input, encoding="utf-8") as stream:
-            lines = [line.rstrip("\n") for line in stream]
-    except (OSError, UnicodeDecodeError) as err:
-        print(f"error: cannot read {args.input}: {err}", file=sys.stderr)
-        return 2
-    torch.set_grad_enabled(False)
-    if args.prefix is not None:
-        outputs = [continue_from(ckpt, line, args.prefix).text if line.strip() else "" for line in lines]
-    elif args.sample:
-        outputs = [sample(ckpt, line, args.temperature, args.top_k, args.top_p, args.seed).text
-                   if line.strip() else "" for line in lines]
-    else:
-        outputs = translate_lines(ckpt, lines, args.beam)
-    for text in outputs:
-        print(text)
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
 
 
 def split_sentences(text: str) -> list[str]:

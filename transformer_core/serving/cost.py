@@ -18,6 +18,7 @@ FLOPs
     encoder, per source token      Le · (8d² + 4Sd + 4df)             Q K V O; QKᵀ and weights·V; the FFN
     decoder, per output token      Ld · (12d² + 4Td + 4Sd + 4df) + 2dV  self Q K V O, cross Q O; the logits
     (the cross-attention's K and V of the source: Ld · 4Sd², once per decoding)
+    decoding       beam decoding alone (the command line's translate: greedy, beam, what-if or one draw)
     translation    beam decoding, then one traced teacher-forced pass over (S, T) for the attention record
     steps          beam decoding, traced (the same arithmetic as its decoding)
     greedy_steps   one greedy decoding (what-if);  samples: SAMPLES of them and the first step
@@ -61,7 +62,7 @@ FIGURE_CELLS = 150_000         # the most heatmap cells a page draws at once (pa
 FIGURE_CELL_BYTES = 100        # one cell while the figure's JSON is built: a float in a list, then its text
 SAMPLES = 5                    # runs.samples draws this many
 DEQUANT_S = 0.5e-9             # one int8 weight made float32 for a gradient (quantize.reused_floats: 0.14 ns measured)
-KINDS = ("translation", "steps", "greedy_steps", "samples", "attribution")
+KINDS = ("decoding", "translation", "steps", "greedy_steps", "samples", "attribution")
 
 
 @dataclass(frozen=True)
@@ -155,6 +156,8 @@ def estimate(cfg: ModelConfig, kind: str, src_len: int, beam: int = 1, steps: in
     of out_len tokens (default: the longest decoding allows); quantized: the model's weights are
     (model/quantize.py)."""
     S, T, B = src_len, output_len(cfg, src_len), max(1, beam)
+    if kind == "decoding":
+        return decoding(cfg, S, T, B)
     if kind == "translation":
         record = attention_numbers(cfg, S, T) * 4
         return (decoding(cfg, S, T, B) + forward(cfg, S, T)).holding(2 * record + _figure(cfg, S, T))

@@ -44,6 +44,12 @@ def checked_source(ckpt: Checkpoint, text: str, kind: str, beam: int = 1, **size
     return src
 
 
+def check_attribution(ckpt: Checkpoint, src_ids, out_ids, method: str, steps: int = attribution.STEPS) -> cost.Cost:
+    """The cost of attributing out_ids to src_ids with `method`, or cost.RunTooLarge past one run's bounds."""
+    return cost.check(ckpt.config, "attribution", len(src_ids), steps=steps if method == "integrated_gradients" else 1,
+                      out_len=len(out_ids), quantized=scheme_of(ckpt.model) is not None)
+
+
 def one_thread() -> None:
     """Tiny single-sentence models on a shared CPU: more torch threads only contend (10× slower here)."""
     if torch.get_num_threads() != 1:
@@ -121,8 +127,7 @@ def attribution_run(ckpt: Checkpoint, src_ids: tuple[int, ...], out_ids: tuple[i
     how complete each row is: |sum of the row − (log p(y_t | x) − log p(y_t | 0))| / |that difference| (T,).
     cost.attribution_plan says which method and steps fit; a run past the bounds is refused."""
     one_thread()
-    cost.check(ckpt.config, "attribution", len(src_ids), steps=steps if method == "integrated_gradients" else 1,
-               out_len=len(out_ids), quantized=scheme_of(ckpt.model) is not None)
+    check_attribution(ckpt, src_ids, out_ids, method, steps)
     scores = attribution.attribute(ckpt.model, list(src_ids), list(out_ids), method, steps)
     run = {"scores": scores, "shares": attribution.shares(scores)}
     if method == "integrated_gradients":
