@@ -415,3 +415,12 @@ def test_a_reused_tokenizer_keeps_pairs_it_cannot_spell_out_of_training():
     counts = {}
     assert data.drop_unknown([spelt, unspellable, spelt], tokenizer, counts) == [spelt, spelt]
     assert counts["dropped_unknown_pieces"] == 1
+
+
+def test_the_numbers_sentences_never_train():
+    """tests/data/numbers.txt (the numbers check: a sentence a line, confidence --numbers) is held out like the
+    test sets: the generator now writes numbers in digits and could say "I have 3 apples." itself."""
+    path = Path(__file__).parent / "data" / "numbers.txt"
+    english = {data._key(data.normalize(line)) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()}
+    assert len(english) == 20 and english <= data.held_out_english(list(data.HELD_OUT))
+    assert not english & data.held_out_english([p for p in data.HELD_OUT if p != path])     # the .txt holds them

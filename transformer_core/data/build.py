@@ -59,7 +59,7 @@ SOURCES = {
 SPLITS = ("train", "valid", "test")
 ROOT = Path(__file__).resolve().parents[2]
 # Sentences a model is judged or shown on never train: the hand-written test sets and the app's examples.
-HELD_OUT = (ROOT / "tests/data/classroom.tsv", ROOT / "tests/data/everyday.tsv",
+HELD_OUT = (ROOT / "tests/data/classroom.tsv", ROOT / "tests/data/everyday.tsv", ROOT / "tests/data/numbers.txt",
             ROOT / "checkpoints/enko/examples.json", ROOT / "checkpoints/ende/examples.json")
 
 
@@ -162,8 +162,8 @@ def add_phrases(train: list[Pair], n: int | None, order: str, seed: int, counts:
 
 
 def held_out_english(paths: list[Path]) -> set[str]:
-    """The English sentences (normalized, lower-cased) of TSV files with an 'en' column and of examples.json
-    files ('src'); a missing file holds none."""
+    """The English sentences (normalized, lower-cased) of TSV files with an 'en' column, of examples.json
+    files ('src') and of .txt files (a sentence a line); a missing file holds none."""
     english = set()
     for path in paths:
         if not path.is_file():
@@ -172,6 +172,9 @@ def held_out_english(paths: list[Path]) -> set[str]:
             english |= {_key(normalize(item["src"])) for item in json.loads(path.read_text(encoding="utf-8"))}
             continue
         lines = path.read_text(encoding="utf-8").splitlines()
+        if path.suffix == ".txt":
+            english |= {_key(normalize(line)) for line in lines if line.strip()}
+            continue
         column = lines[0].split("\t").index("en")
         english |= {_key(normalize(line.split("\t")[column])) for line in lines[1:] if line.strip()}
     return english

@@ -148,10 +148,16 @@ class Number:
     de: str
     ko_native: str
     ko_attr: str
+    digits: bool = False    # written in digits in all three languages: "28 students", "학생 28명", "28 Schüler"
 
     @property
     def id(self) -> str:
         return f"number:{self.n}"
+
+    @classmethod
+    def in_digits(cls, n: int) -> Number:
+        """n as digits: a counter follows it without a space in Korean (3개, 12살, 28명)."""
+        return cls(n, str(n), str(n), str(n), str(n), digits=True)
 
 
 @dataclass(frozen=True)

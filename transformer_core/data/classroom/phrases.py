@@ -136,8 +136,9 @@ class NounPhrase:
         if self.det == "num":
             unit = counter(self.noun)
             last = korean.with_particle(unit, particle) if particle else unit
-            return [*out, chunk(counted(self.noun, self.little), role + ".n"),
-                    chunk(self.number.ko_attr, role + ".num"), chunk(last, role + ".num")]
+            amount = [chunk(self.number.ko_attr + last, role + ".num")] if self.number.digits else \
+                [chunk(self.number.ko_attr, role + ".num"), chunk(last, role + ".num")]      # 3개를, 세 개를
+            return [*out, chunk(counted(self.noun, self.little), role + ".n"), *amount]
         noun = HONORIFIC_NOUNS.get(self.noun.ko, self.noun.ko)
         if self.plural and self.det in ("the", "poss", "this") and self.noun.cls in PLURAL_MARKED \
                 and self.noun.en not in BOTH:

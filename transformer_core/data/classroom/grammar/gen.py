@@ -6,7 +6,7 @@ import random
 from dataclasses import replace
 
 from .. import german, korean
-from ..lexicon import Adjective, Lexicon, Noun, Place, Verb, core
+from ..lexicon import Adjective, Lexicon, Noun, Number, Place, Verb, core
 from ..phrases import FIRST_PERSON, PRONOUNS, YOUNGER, NounPhrase, Subject
 
 TENSES = ("present", "past", "future", "progressive")
@@ -16,6 +16,7 @@ STATIVE = {"like", "love", "hate", "have", "need", "want", "know", "understand",
 # in the past ("I liked the film yesterday."); "have" is lasting with a person, one's family
 LASTING = {"like", "love", "hate"}
 TIMELESS = {"grow up"}        # "She grew up in Japan.", not "… three times a day", "On Monday, she grew up …"
+DIGITS = 0.5           # a counted thing or an age in digits: "I have 3 apples.", "나는 사과 3개를 …", "Ich habe 3 Äpfel."
 MOMENTS = ("at six", "at seven", "at eight", "at nine", "at ten", "at half past", "at noon", "at midnight")
 EVERY_FEW_MINUTES = {"every ten minutes", "every fifteen minutes", "every hour"}
 EVERY_FEW_MINUTES_VERBS = {"come", "drink", "check", "call", "laugh", "smile", "cough", "sneeze", "yawn", "nod", "wave",
@@ -260,6 +261,17 @@ class Gen:
     def chance(self, p: float) -> bool:
         return self.rng.random() < p
 
+    def number(self, numbers, most: int = 0) -> Number:
+        """One of numbers, in words; or, DIGITS of the time, in digits (so that a model learns to copy them): any
+        from 2 to 99 when most is given (a tenth of the time, up to most), else the one drawn."""
+        number = self.pick(numbers)
+        if not self.chance(DIGITS):
+            return number
+        if not most:
+            return Number.in_digits(number.n)
+        return Number.in_digits(self.rng.randint(100, most) if most >= 100 and self.chance(0.1) else
+                                self.rng.randint(2, min(99, most)))
+
     def nouns(self, classes) -> list[Noun]:
         """The nouns of the classes; classes may also name single nouns ("noun:music", one a verb takes
         without its whole class: hear music, not every subject)."""
@@ -297,7 +309,7 @@ class Gen:
         if det == "poss":
             owner = self.pick(list(PRONOUNS.values()) + list(self.lex.names))
         if det == "num":
-            number = self.pick([n for n in self.lex.numbers if n.n > 1])
+            number = self.number([n for n in self.lex.numbers if n.n > 1], most=999)
         if self.chance(adjective) and noun.cls not in BARE:
             adj = self.adjective_for(noun.cls, noun=noun)
             if adj and adj.en in NOT_BEFORE_A_NOUN:
@@ -317,7 +329,7 @@ class Gen:
         if verb.en == "collect" and not np.plural:    # a collection has many: "He collects stamps.", not "a coin"
             return replace(np, det="bare" if np.det in ("a", "num") else np.det, plural=True, number=None)
         if np.noun.cls == "person" and np.det == "num" and np.number.n > FEW_PEOPLE:
-            np = replace(np, number=self.pick([n for n in self.lex.numbers if 1 < n.n <= FEW_PEOPLE]))
+            np = replace(np, number=self.number([n for n in self.lex.numbers if 1 < n.n <= FEW_PEOPLE]))
         if np.noun.cls == "person" and verb.en == "have":
             if np.noun.en in KIN and (np.det == "a" or np.det == "num" and np.noun.en not in ("husband", "wife")):
                 return np

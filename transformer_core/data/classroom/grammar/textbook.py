@@ -100,12 +100,13 @@ def age(ask: bool):
             de = [chunk("wie", "W"), chunk("alt", "OLD"), chunk(de_be, "V"), *subject.de()]
             ko = [*ko_subject, chunk("몇", "W"), chunk(korean.copula("살", question=True), "OLD", "V")]
             return Example("", en, ko, de, end="?", lemmas=subject.lemmas())
-        number = g.pick([n for n in g.lex.numbers if n.n > 1 or g.chance(0.2)])
+        number = g.number([n for n in g.lex.numbers if n.n > 1 or g.chance(0.2)], most=99)
         years = "year" if number.n == 1 else "years"
         en = [*subject.en(), chunk(be, "V"), chunk(number.en, "NUM"), chunk(years, "Y"), chunk("old", "OLD")]
         de = [*subject.de(), chunk(de_be, "V"), chunk(number.de, "NUM"), chunk("Jahr" if number.n == 1 else "Jahre", "Y"),
               chunk("alt", "OLD")]
-        ko = [*ko_subject, chunk(number.ko_attr, "NUM"), chunk(korean.copula("살"), "Y", "OLD", "V")]
+        ko = [*ko_subject, chunk(number.ko_attr + korean.copula("살"), "NUM", "Y", "OLD", "V")] if number.digits else \
+            [*ko_subject, chunk(number.ko_attr, "NUM"), chunk(korean.copula("살"), "Y", "OLD", "V")]
         return Example("", en, ko, de, lemmas=subject.lemmas() | {number.id})
     return build
 
