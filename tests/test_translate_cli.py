@@ -1,4 +1,5 @@
-"""python -m transformer_core translate: --prefix (what-if decoding) and --sample, on the bundled en→ko model."""
+"""python -m transformer_core translate: --prefix (what-if decoding) and --sample, on the bundled en→ko model; translate
+and attribution refusing a run past one run's bounds (serving/cost.py) on a crafted model."""
 import json
 import subprocess
 import sys
@@ -14,10 +15,13 @@ from transformer_core.serving import cost
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def cli(command: str, folder: Path, *args: str, text: str | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "transformer_core", command, "--checkpoint", str(folder), *args],
+                          input=text, capture_output=True, text=True, cwd=ROOT, timeout=120)
+
+
 def run(*args: str, text: str = "I like apples.\n") -> list[str]:
-    done = subprocess.run([sys.executable, "-m", "transformer_core", "translate", "--checkpoint",
-                           str(ROOT / "checkpoints" / "enko"), *args, "-"], input=text, capture_output=True,
-                          text=True, cwd=ROOT, timeout=120)
+    done = cli("translate", ROOT / "checkpoints" / "enko", *args, "-", text=text)
     assert done.returncode == 0, done.stderr
     return done.stdout.splitlines()
 
@@ -36,9 +40,7 @@ def test_sampling_is_the_same_for_a_seed_and_greedy_at_temperature_zero():
 
 
 def test_bad_sampling_options_are_refused_with_a_message():
-    done = subprocess.run([sys.executable, "-m", "transformer_core", "translate", "--checkpoint",
-                           str(ROOT / "checkpoints" / "enko"), "--sample", "--top-p", "0", "-"], input="x\n",
-                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+    done = cli("translate", ROOT / "checkpoints" / "enko", "--sample", "--top-p", "0", "-", text="x\n")
     assert done.returncode == 2 and "--top-p" in done.stderr
 
 
@@ -60,11 +62,6 @@ def endless(tmp_path_factory, toy_spm) -> Path:
     folder = tmp_path_factory.mktemp("crafted") / "endless"
     save_checkpoint(folder, model, toy_spm)
     return folder
-
-
-def cli(command: str, folder: Path, *args: str, text: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "transformer_core", command, "--checkpoint", str(folder), *args],
-                          input=text, capture_output=True, text=True, cwd=ROOT, timeout=120)
 
 
 def test_a_line_past_one_runs_bounds_is_refused_before_it_decodes_and_the_others_still_are(endless):

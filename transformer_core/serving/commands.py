@@ -28,7 +28,7 @@ from ..checkpoints.load import load_checkpoint
 from ..explainer import attribution
 from ..explainer.translate import continue_from, sample, source_ids, translate, translate_lines
 from . import cost
-from .runs import check_attribution
+from .runs import check_attribution, checked_source
 
 BATCH = 64                   # sentences translate decodes together, within one run's bytes
 
@@ -98,7 +98,7 @@ def explain_sentence(ckpt: Checkpoint, text: str, method: str, steps: int, bound
     """The translation (greedy) of text and its attribution: {"source", "target", "translation", "method",
     "scores"}.  bounded: the decoding, then the attribution, refused past one run's bounds (cost.RunTooLarge)."""
     if bounded:
-        cost.check(ckpt.config, "decoding", len(source_ids(ckpt.tokenizer, text, ckpt.config.max_len)[0]))
+        checked_source(ckpt, text, "decoding")
     tr = translate(ckpt, text, beam=1)
     if bounded:
         check_attribution(ckpt, tr.src_ids, tr.out_ids, method, steps)
