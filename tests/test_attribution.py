@@ -1,12 +1,11 @@
 """Gradient attribution (transformer_core/explainer/attribution.py) against its definitions."""
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 import torch
+from command_line import in_process
 
 from transformer_core.explainer import attribution
 from transformer_core.model.config import ModelConfig
@@ -65,9 +64,8 @@ def test_agreement_is_a_rank_correlation_per_row():
 
 
 def test_the_command_line_prints_pieces_and_one_row_per_target_piece():
-    done = subprocess.run([sys.executable, "-m", "transformer_core", "attribution", "--checkpoint",
-                           str(ROOT / "checkpoints" / "enko"), "--method", "saliency", "--json", "I like apples."],
-                          capture_output=True, text=True, cwd=ROOT, timeout=120)
+    done = in_process(["attribution", "--checkpoint", ROOT / "checkpoints" / "enko", "--method", "saliency", "--json",
+                       "I like apples."])
     assert done.returncode == 0, done.stderr
     out = json.loads(done.stdout)
     assert out["source"] == ["<s>", "▁I", "▁like", "▁apples", ".", "</s>"]

@@ -2,12 +2,12 @@
 and attribution refusing a run past one run's bounds (serving/cost.py) on a crafted model."""
 import json
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 import torch
+from command_line import in_process
 
 from transformer_core.model.config import ModelConfig
 from transformer_core.serving import cost
@@ -16,8 +16,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def cli(command: str, folder: Path, *args: str, text: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "transformer_core", command, "--checkpoint", str(folder), *args],
-                          input=text, capture_output=True, text=True, cwd=ROOT, timeout=120)
+    return in_process([command, "--checkpoint", folder, *args], text=text)
 
 
 def run(*args: str, text: str = "I like apples.\n") -> list[str]:
