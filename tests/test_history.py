@@ -12,12 +12,12 @@ from safetensors.numpy import load_file, save_file
 from transformer_core.checkpoints.files import HISTORY, CheckpointError
 from transformer_core.explainer import history
 
-VALID = Path(__file__).resolve().parents[1] / "checkpoints" / "ende" / HISTORY    # 4 probes, 32 records
+VALID = Path(__file__).resolve().parents[1] / "checkpoints" / "ende" / HISTORY    # 4 probes, 36 records
 
 
 def test_the_bundled_history_reads():
     hist = history.load(VALID)
-    assert len(hist.steps) == 32 and len(hist.probes) == len(hist.weights) == 4
+    assert len(hist.steps) == 36 and len(hist.probes) == len(hist.weights) == 4
     assert hist.probes[0].src == "I like apples."
     s, t = len(hist.probes[0].src_pieces), len(hist.probes[0].tgt_pieces)
     assert hist.weights[0]["enc_self"].shape[3:] == (s, s) and hist.weights[0]["cross"].shape[3:] == (t, s)
@@ -53,7 +53,7 @@ def other_layers(tensors, meta):
     (lambda ts, m: {"other": "x"}, 'no "history" metadata'),
     (lambda ts, m: ts.pop("3.dec_self"), "one of each kind"),
     (lambda ts, m: ts.update({"4.cross": ts["0.cross"]}), "one of each kind"),
-    (lambda ts, m: m.update(steps=m["steps"][:-1]), "expected F16 (31,"),
+    (lambda ts, m: m.update(steps=m["steps"][:-1]), "expected F16 (35,"),
     (lambda ts, m: ts.update({"0.cross": ts["0.cross"].transpose(0, 1, 2, 4, 3).copy()}), "expected F16"),
     (lambda ts, m: ts.update({"0.cross": ts["0.cross"][..., None].copy()}), "expected F16"),
     (lambda ts, m: ts.update({"0.cross": ts["0.cross"].astype(np.float32)}), "is F32"),
