@@ -754,6 +754,10 @@ def test_words_the_model_never_saw_are_named_with_their_counts(sessions, served)
     shot("unseen_words.png", page, '[data-testid="stAlert"]:has-text("zeppelin (0)")')
 
 
+# An everyday sentence each bundled model translates with a token under confidence.THRESHOLD (beam 4).
+UNSURE = {"enko": "I have a math test on Friday.", "ende": "We are reading a story about a brave girl."}
+
+
 def test_the_least_certain_tokens_are_marked_in_both_languages(sessions, served):
     """The translation's tokens under confidence.THRESHOLD are highlighted in italics, a run of them as one mark
     (its text unchanged), and named with their probabilities in a note beside the unseen words.
@@ -764,11 +768,11 @@ def test_the_least_certain_tokens_are_marked_in_both_languages(sessions, served)
     from transformer_core.explainer import confidence
     from transformer_core.serving import runs
 
-    sentence = "I have a math test on Friday."
     for lang in ("ko", "en"):
         session = sessions(lang)
         page = session.page
         ckpt = load_checkpoint(served / session.model)
+        sentence = UNSURE[session.model]
         res = runs.translation(ckpt, sentence, ckpt.beam_options["beam"], ())    # the page's default: beam search
         flagged = confidence.uncertain(res["probs"])
         assert flagged, "the model is sure of every token: choose another sentence"
