@@ -8,9 +8,9 @@ if str(ROOT) not in sys.path:
 
 
 def pytest_configure(config):
-    """Every AppTest run scans all installed distributions for Streamlit components (0.13 s a run, some 600
-    runs a suite: a fifth of `make check`'s time). The installed packages do not change while the tests run,
-    so the scan is made once per test process; its answer is the same."""
+    """Every AppTest run scans all installed distributions for Streamlit components (0.13 s a run, hundreds of
+    runs a suite). The installed packages do not change while the tests run, so the scan is made once per test
+    process; its answer is the same."""
     import functools
 
     from streamlit.components.v2 import manifest_scanner
