@@ -21,6 +21,7 @@ from apppages import open_app
 from pages.ui import model_state, sentence
 from transformer_core.checkpoints.files import CARD
 from transformer_core.checkpoints.load import load_checkpoint
+from transformer_core.serving import runs
 from transformer_core.serving.registry import ModelRegistry, checkpoint_bytes
 from transformer_core.serving.workpool import Busy, WorkPool
 
@@ -161,6 +162,20 @@ def test_a_busy_pool_shows_the_busy_message_and_the_page_recovers(lang, processe
     assert not at.exception and tr("app.busy", lang) not in [w.value for w in at.warning]
     assert [m.value for m in at.markdown if m.value.startswith(("### ", "~~"))]   # the output is drawn (struck
     # through: the random tag leaves the toy model too many unknown pieces to read it)
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_a_model_whose_files_go_while_its_run_waits_answers_busy(lang, folder, env, monkeypatch):
+    """Found by `bench_class.py --attacker`: the attacker's model, evicted while its run waited for the sessions'
+    worker, was half removed when the worker loaded it (a CheckpointError, the page's error box); now the page
+    says the server is busy (app.py names an evicted model on the next run)."""
+    monkeypatch.setattr(sentence, "OWN", WorkPool(1, 1, 120, processes=True, initializer=runs.worker, initargs=(1, 0)))
+    at = upload(open_page(lang), [("class-model.zip", zip_of(folder))])
+    [weights] = (env / "uploads").rglob("model.safetensors")           # the session's copy, loaded
+    weights.unlink()                                                    # its folder being removed, the worker yet to read it
+    at.switch_page("pages/translate.py").run()
+    assert not at.exception, at.exception
+    assert tr("app.busy", lang) in [w.value for w in at.warning]
 
 
 def test_the_time_limit_answers_busy_while_the_worker_is_taken(monkeypatch):

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from transformer_core.checkpoints.files import Checkpoint
+from transformer_core.checkpoints.files import Checkpoint, CheckpointError
 from transformer_core.explainer import examples as default_examples
 from transformer_core.explainer import explain, input_check
 from transformer_core.explainer.translate import source_ids, split_sentences
@@ -252,8 +252,8 @@ def model_run(kind: str, key: str, ckpt: Checkpoint, *args):
     if pool is not None and ckpt.path.is_dir():
         try:
             return charged(pool, runs.run_folder, kind, str(ckpt.path), *args)
-        except FileNotFoundError:          # the model was removed (its folder with it) while the run waited
-            raise Busy("model_gone") from None
+        except (FileNotFoundError, CheckpointError):   # the model was removed (its folder with it) while the run
+            raise Busy("model_gone") from None          # waited: it loaded before, so its files are going
     return charged(POOL, runs.RUNS[kind], ckpt, *args)
 
 
