@@ -164,6 +164,26 @@ def test_a_busy_pool_shows_the_busy_message_and_the_page_recovers(lang, processe
     # through: the random tag leaves the toy model too many unknown pieces to read it)
 
 
+def test_a_trace_never_waits_behind_integrated_gradients(monkeypatch):
+    """`bench_class.py --attacker`, 2026-11-29: with attribution runs on POOL's threads, 40 students' Architecture
+    page waited 2.6 s (median) for its trace behind integrated gradients; they now have threads of their own."""
+    gradients = WorkPool(workers=1, queue=0, timeout_s=30)
+    monkeypatch.setattr(sentence, "GRADIENTS", gradients)
+    gate = threading.Event()
+    hog = threading.Thread(target=gradients.run, args=(gate.wait,))       # another student's integrated gradients
+    hog.start()
+    try:
+        text = f"the cat sees the car {uuid.uuid4().hex[:6]}."
+        at = open_app("en", "pages/diagram.py", atlas_sentence=text)      # its full trace: on POOL
+        assert not at.exception, at.exception
+        assert tr("app.busy") not in [w.value for w in at.warning]
+        at = open_app("en", atlas_sentence=text, tr_kind=tr("translate.attr.tab"))   # attribution: on GRADIENTS
+        assert not at.exception and tr("app.busy") in [w.value for w in at.warning]
+    finally:
+        gate.set()
+        hog.join()
+
+
 @pytest.mark.parametrize("lang", ["ko", "en"])
 def test_a_model_whose_files_go_while_its_run_waits_answers_busy(lang, folder, env, monkeypatch):
     """Found by `bench_class.py --attacker`: the attacker's model, evicted while its run waited for the sessions'

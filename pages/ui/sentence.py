@@ -14,11 +14,14 @@ A model run that is not cached (transformer_core/serving/runs.py) runs where it 
   PROCESSES  the bundled models' quick runs (a translation, its steps, what-if: tens of ms) in worker
              processes (ATLAS_COMPUTE_PROCESSES, default the cores less one, leaving one to the server),
              whose many small torch calls then never wait on Streamlit's thread for the interpreter lock
-  POOL       the bundled models' long runs (ON_THREADS: attribution, sampling, mostly large tensor operations that
+  POOL       the bundled models' long runs (ON_THREADS: sampling, attribution on GRADIENTS: large tensor operations that
              release the lock), on threads of the server (ATLAS_COMPUTE_WORKERS, default the cores), so a
              translation never waits behind integrated gradients; their full traces too (one teacher-forced pass,
              15 ms on the bundled en→de model, whose 3.7 MB of tensors took 34 ms to pickle and unpickle from a
              worker); and everything where processes cannot be made (one core, no /dev/shm)
+  GRADIENTS  attribution runs (integrated gradients: seconds under a class's load), on threads of their own
+             (as many as POOL's), so a trace or a sampling run never waits behind them: with them on POOL, 40
+             students' Architecture page waited 2.6 s (median) for its trace (`bench_class.py --attacker`)
   OWN        every run of a session's own model (uploads, Hub pulls) in a process of its own
              (ATLAS_OWN_PROCESSES, default 1) at a lower priority (nice 10), which loads the model from the
              folder the session keeps while the model is held, one model at a time: a crafted model's run
@@ -58,8 +61,9 @@ SHARED_TEXT, SHARED_MODE = "atlas_sentence", "atlas_mode"
 SESSION_CACHE, SESSION_CACHE_BYTES = "atlas_runs", 48 * 2**20   # a session's own runs, bounded by what they hold
 TRACE_KEY, TRACE_CACHE_SIZE = "atlas_full_traces", 1   # full traces: ~3 MB each on the bundled models
 POOL = WorkPool.from_env()                        # threads: where a model cannot run in a process
+GRADIENTS = WorkPool.from_env()                   # threads of their own for attribution runs
 PROCESSES = WorkPool.processes_from_env()         # worker processes for the bundled models (None: one core)
-ON_THREADS = ("attribution", "samples", "trace")  # the bundled models' runs on POOL (above)
+ON_THREADS = ("attribution", "samples", "trace")  # the bundled models' runs on threads (POOL, GRADIENTS)
 OWN = WorkPool.processes_from_env(variable="ATLAS_OWN_PROCESSES", default=min(1, cores() - 1),
                                   initializer=runs.worker, initargs=(1, 10))   # one model: docs/security.md
 
@@ -254,7 +258,7 @@ def model_run(kind: str, key: str, ckpt: Checkpoint, *args):
             return charged(pool, runs.run_folder, kind, str(ckpt.path), *args)
         except (FileNotFoundError, CheckpointError):   # the model was removed (its folder with it) while the run
             raise Busy("model_gone") from None          # waited: it loaded before, so its files are going
-    return charged(POOL, runs.RUNS[kind], ckpt, *args)
+    return charged(GRADIENTS if kind == "attribution" else POOL, runs.RUNS[kind], ckpt, *args)
 
 
 def run_cached(kind: str, key: str, ckpt: Checkpoint, text: str, beam: int, heads_off: tuple = ()) -> dict:
