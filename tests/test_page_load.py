@@ -6,6 +6,7 @@ closed sessions reaped, and the compute pool's "server is busy" instead of a han
 AppTest gives every session the same session id, so here each AppTest session owns its models under a
 token of its own session state (the real server's session ids: tests/test_server_load.py).
 """
+import os
 import shutil
 import threading
 import time
@@ -166,7 +167,9 @@ def test_a_busy_pool_shows_the_busy_message_and_the_page_recovers(lang, processe
 
 def test_a_trace_never_waits_behind_integrated_gradients(monkeypatch):
     """`bench_class.py --attacker`, 2026-11-29: with attribution runs on POOL's threads, 40 students' Architecture
-    page waited 2.6 s (median) for its trace behind integrated gradients; they now have threads of their own."""
+    page waited 2.6 s (median) for its trace behind integrated gradients; they now have threads of their own, at a
+    lower priority than the server's other threads."""
+    assert sentence.GRADIENTS.run(os.nice, 0) == min(19, os.nice(0) + sentence.GRADIENTS_NICE)
     gradients = WorkPool(workers=1, queue=0, timeout_s=30)
     monkeypatch.setattr(sentence, "GRADIENTS", gradients)
     gate = threading.Event()

@@ -60,6 +60,15 @@ def test_limits_from_the_environment():
     assert (pool.workers, pool.queue, pool.timeout_s) == (cores(), 16 * cores(), 30)
 
 
+def test_a_thread_pools_initializer_lowers_the_priority_of_its_own_threads_only():
+    """pages/ui/sentence.py's GRADIENTS: integrated gradients on threads at nice 10, the server's other threads
+    as they were (Linux: a thread's nice value is its own)."""
+    mine = os.nice(0)
+    pool = WorkPool(workers=2, queue=0, timeout_s=10, initializer=os.nice, initargs=(10,))
+    assert pool.run(os.nice, 0) == min(19, mine + 10)
+    assert os.nice(0) == mine and WorkPool(1, 0, 10).run(os.nice, 0) == mine
+
+
 def test_worker_processes_run_elsewhere_and_come_back_after_one_dies():
     pool = WorkPool(workers=1, queue=1, timeout_s=60, processes=True)
     worker = pool.run(os.getpid)

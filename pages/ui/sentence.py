@@ -21,7 +21,9 @@ A model run that is not cached (transformer_core/serving/runs.py) runs where it 
              worker); and everything where processes cannot be made (one core, no /dev/shm)
   GRADIENTS  attribution runs (integrated gradients: seconds under a class's load), on threads of their own
              (as many as POOL's), so a trace or a sampling run never waits behind them: with them on POOL, 40
-             students' Architecture page waited 2.6 s (median) for its trace (`bench_class.py --attacker`)
+             students' Architecture page waited 2.6 s (median) for its trace; and at nice 10 (Linux: a
+             thread's own priority), so that a class's translations go first: a sentence's p95 1.14 s -> 0.92 s,
+             the gradients tab as before (`bench_class.py --attacker`, deploy/README.md)
   OWN        every run of a session's own model (uploads, Hub pulls) in a process of its own
              (ATLAS_OWN_PROCESSES, default 1) at a lower priority (nice 10), which loads the model from the
              folder the session keeps while the model is held, one model at a time: a crafted model's run
@@ -35,6 +37,8 @@ The sentence and the decoding mode are shared by the three pages (kept under SHA
 sentence typed on one page is the sentence of the next.
 """
 from __future__ import annotations
+
+import os
 
 import streamlit as st
 
@@ -58,10 +62,11 @@ MAX_CHARS = 1000                 # longer text is cut, with a notice; the box co
 MAX_SENTENCES = 20               # a paragraph's sentences translated one by one
 MAX_EXAMPLES = 6
 SHARED_TEXT, SHARED_MODE = "atlas_sentence", "atlas_mode"
+GRADIENTS_NICE = 10              # the attribution threads' priority below the server's other threads (docstring)
 SESSION_CACHE, SESSION_CACHE_BYTES = "atlas_runs", 48 * 2**20   # a session's own runs, bounded by what they hold
 TRACE_KEY, TRACE_CACHE_SIZE = "atlas_full_traces", 1   # full traces: ~3 MB each on the bundled models
 POOL = WorkPool.from_env()                        # threads: where a model cannot run in a process
-GRADIENTS = WorkPool.from_env()                   # threads of their own for attribution runs
+GRADIENTS = WorkPool.from_env(initializer=os.nice, initargs=(GRADIENTS_NICE,))   # threads, below the class
 PROCESSES = WorkPool.processes_from_env()         # worker processes for the bundled models (None: one core)
 ON_THREADS = ("attribution", "samples", "trace")  # the bundled models' runs on threads (POOL, GRADIENTS)
 OWN = WorkPool.processes_from_env(variable="ATLAS_OWN_PROCESSES", default=min(1, cores() - 1),

@@ -1,6 +1,8 @@
 """Model computation for many sessions at once: a few workers, a bounded queue, a time limit.
 
     pool = WorkPool(workers=2, queue=16, timeout_s=30)      # threads, or WorkPool.from_env()
+    low = WorkPool(2, 16, 30, initializer=os.nice, initargs=(10,))   # f(*initargs) starts each thread (Linux: nice
+                                                            # is the calling thread's own, not the process's)
     procs = WorkPool(1, 16, 30, processes=True)             # worker processes, or WorkPool.processes_from_env()
     lane = WorkPool(1, 4, 30, processes=True, initializer=f, initargs=(1,))   # f(*initargs) starts each process
     result = pool.run(fn, *args)                            # fn(*args) on a worker, or Busy
@@ -79,7 +81,8 @@ class WorkPool:
         if self.processes:
             return concurrent.futures.ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"),
                                                           initializer=self.initializer, initargs=self.initargs)
-        return concurrent.futures.ThreadPoolExecutor(self.workers, thread_name_prefix="atlas-compute")
+        return concurrent.futures.ThreadPoolExecutor(self.workers, thread_name_prefix="atlas-compute",
+                                                     initializer=self.initializer, initargs=self.initargs)
 
     def _replace(self, broken: concurrent.futures.Executor) -> None:
         """New worker processes for the broken pool (once, however many requests saw it break)."""
@@ -89,10 +92,11 @@ class WorkPool:
         broken.shutdown(wait=False, cancel_futures=True)
 
     @classmethod
-    def from_env(cls, environ=None) -> WorkPool:
-        """ATLAS_COMPUTE_WORKERS (the cores), ATLAS_COMPUTE_QUEUE (16 per worker), ATLAS_COMPUTE_TIMEOUT_S (30)."""
+    def from_env(cls, environ=None, **start) -> WorkPool:
+        """ATLAS_COMPUTE_WORKERS (the cores), ATLAS_COMPUTE_QUEUE (16 per worker), ATLAS_COMPUTE_TIMEOUT_S (30);
+        start: initializer and initargs, run first on each worker thread."""
         number = env_numbers(environ)
-        return cls._sized(number, int(number("ATLAS_COMPUTE_WORKERS", cores())))
+        return cls._sized(number, int(number("ATLAS_COMPUTE_WORKERS", cores())), **start)
 
     @classmethod
     def _sized(cls, number, workers: int, processes: bool = False, **start) -> WorkPool:
