@@ -18,7 +18,7 @@ from streamlit.testing.v1 import AppTest
 from test_page_models import ROOT, active, errors, tr, upload, zip_of
 from test_upload import tiny_disk  # noqa: F401 - a fixture: a 64 kB filesystem
 
-from apppages import open_app
+from apppages import chart_spec, open_app
 from pages.ui import model_state, sentence
 from transformer_core.checkpoints.files import CARD
 from transformer_core.checkpoints.load import load_checkpoint
@@ -163,6 +163,19 @@ def test_a_busy_pool_shows_the_busy_message_and_the_page_recovers(lang, processe
     assert not at.exception and tr("app.busy", lang) not in [w.value for w in at.warning]
     assert [m.value for m in at.markdown if m.value.startswith(("### ", "~~"))]   # the output is drawn (struck
     # through: the random tag leaves the toy model too many unknown pieces to read it)
+
+
+def test_a_class_typing_the_same_sentence_computes_its_gradients_once(monkeypatch):
+    """A teacher says "type this sentence" and 40 students open the gradients tab: integrated gradients of a
+    bundled model are shared by every session (they were each session's own: 40 runs of 1-2 s on two cores)."""
+    calls, real = [], runs.RUNS["attribution"]
+    monkeypatch.setitem(runs.RUNS, "attribution", lambda *args: calls.append(args) or real(*args))
+    text, drawn = f"the cat sees the car {uuid.uuid4().hex[:6]}.", []
+    for lang in ("ko", "en"):                                          # two sessions, each with its own state
+        at = open_app(lang, atlas_sentence=text, tr_kind=tr("translate.attr.tab", lang))
+        assert not at.exception and tr("app.busy", lang) not in [w.value for w in at.warning]
+        drawn.append(chart_spec(at, "tr_attr_fig")["data"][0]["z"])   # the scores each session's chart draws
+    assert len(calls) == 1 and drawn[0] == drawn[1]
 
 
 def test_a_trace_never_waits_behind_integrated_gradients(monkeypatch):

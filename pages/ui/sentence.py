@@ -6,8 +6,9 @@
     beam_width(ckpt), search_note(ckpt)   the beam mode's width, and whose setting (paper's or the model's)
     traced(key, ckpt, run)           the full trace of a run's sentence and output (every tensor recorded)
     run_cached(kind, key, ckpt, …)   one model run, cached per (model key, sentence, beam, heads off):
-                                     st.cache_data for bundled models (keyed by name), a small dict
-                                     in st.session_state for this session's own models
+                                     st.cache_data for bundled models (keyed by name, shared by every
+                                     session), a small dict in st.session_state for this session's own models
+    session_run(kind, key, ckpt, *args)   any other run (attribution, sampling, what-if), cached alike
 
 A model run that is not cached (transformer_core/serving/runs.py) runs where it costs the class least
 (model_run picks it):
@@ -247,10 +248,10 @@ def charged(pool: WorkPool, fn, *args):
 
 
 @st.cache_data(max_entries=256, show_spinner=False)
-def _bundled_run(kind: str, name: str, text: str, beam: int, heads_off: tuple) -> dict:
-    if PROCESSES is not None:             # on a worker process, which loads the folder once
-        return charged(PROCESSES, runs.run_folder, kind, str(model_state.folder_path(name)), text, beam, heads_off)
-    return charged(POOL, runs.RUNS[kind], model_state.load_bundled(name), text, beam, heads_off)
+def _bundled_run(kind: str, name: str, *args) -> dict:
+    """A bundled model's run (model_run), shared by every session: a sentence a whole class types (the lecture's,
+    an example) is translated, and its gradients computed, once; sessions asking at the same time wait for it."""
+    return model_run(kind, model_state.BUNDLED + name, model_state.load_bundled(name), *args)
 
 
 def model_run(kind: str, key: str, ckpt: Checkpoint, *args):
@@ -267,17 +268,17 @@ def model_run(kind: str, key: str, ckpt: Checkpoint, *args):
 
 
 def run_cached(kind: str, key: str, ckpt: Checkpoint, text: str, beam: int, heads_off: tuple = ()) -> dict:
-    """runs.RUNS[kind] on the active model, cached per (model key, sentence, beam, heads off)."""
-    heads_off = tuple(sorted(tuple(h) for h in heads_off))
-    if key.startswith(model_state.BUNDLED):
-        return _bundled_run(kind, key.removeprefix(model_state.BUNDLED), text, beam, heads_off)
-    return session_run(kind, key, ckpt, text, beam, heads_off)
+    """runs.RUNS[kind] on the active model, cached per (model key, sentence, beam, heads off) (session_run)."""
+    return session_run(kind, key, ckpt, text, beam, tuple(sorted(tuple(h) for h in heads_off)))
 
 
 def session_run(kind: str, key: str, ckpt: Checkpoint, *args):
-    """runs.RUNS[kind](ckpt, *args) (model_run), kept in this session's cache per (kind, model key, args): a
-    rerun of the page, a slider elsewhere, computes nothing again.  The cache keeps the newest runs that
-    together hold at most SESSION_CACHE_BYTES (registry.python_bytes: their arrays and lists), the newest always."""
+    """runs.RUNS[kind](ckpt, *args) (model_run), cached per (kind, model key, args): a rerun of the page, a slider
+    elsewhere, computes nothing again.  A bundled model's runs are shared by all sessions (_bundled_run); a
+    session's own model's are kept in its own cache, the newest runs that together hold at most
+    SESSION_CACHE_BYTES (registry.python_bytes: their arrays and lists), the newest always."""
+    if key.startswith(model_state.BUNDLED):
+        return _bundled_run(kind, key.removeprefix(model_state.BUNDLED), *args)
     cache: dict = st.session_state.setdefault(SESSION_CACHE, {})
     ck = (kind, key, *args)
     if ck not in cache:
