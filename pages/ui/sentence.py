@@ -15,11 +15,11 @@ A model run that is not cached (transformer_core/serving/runs.py) runs where it 
   PROCESSES  the bundled models' quick runs (a translation, its steps, what-if: tens of ms) in worker
              processes (ATLAS_COMPUTE_PROCESSES, default the cores less one, leaving one to the server),
              whose many small torch calls then never wait on Streamlit's thread for the interpreter lock
-  POOL       the bundled models' long runs (ON_THREADS: sampling, attribution on GRADIENTS: large tensor operations that
-             release the lock), on threads of the server (ATLAS_COMPUTE_WORKERS, default the cores), so a
-             translation never waits behind integrated gradients; their full traces too (one teacher-forced pass,
-             15 ms on the bundled en→de model, whose 3.7 MB of tensors took 34 ms to pickle and unpickle from a
-             worker); and everything where processes cannot be made (one core, no /dev/shm)
+  POOL       the bundled models' sampling runs and full traces (ON_THREADS: large tensor operations that release
+             the lock), on threads of the server (ATLAS_COMPUTE_WORKERS, default the cores), so a translation never
+             waits behind them (a trace: one teacher-forced pass, 15 ms on the bundled en→de model, whose 3.7 MB of
+             tensors took 34 ms to pickle and unpickle from a worker); and everything where processes cannot be
+             made (one core, no /dev/shm)
   GRADIENTS  attribution runs (integrated gradients: seconds under a class's load), on threads of their own
              (as many as POOL's), so a trace or a sampling run never waits behind them: with them on POOL, 40
              students' Architecture page waited 2.6 s (median) for its trace; and at nice 10 (Linux: a
