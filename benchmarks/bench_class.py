@@ -689,11 +689,16 @@ def plot(report: dict, path: Path) -> None:
     import matplotlib.pyplot as plt
 
     fig, (ax1, ax2, ax3) = plt.subplots(3, 1, figsize=(10, 9), sharex=True, constrained_layout=True)
+    students = [r for r in report["results"] if not r["attacker"]]
     for name in ACTIONS:
-        rows = [r for r in report["results"] if r["action"] == name]
+        rows = [r for r in students if r["action"] == name]
         if rows:
             ax1.scatter([r["t_s"] for r in rows], [r["ms"] / 1000 for r in rows], s=12, label=name)
-    bad = [r for r in report["results"] if r["errors"]]
+    attacker = [r for r in report["results"] if r["attacker"]]      # its runs, and its tries refused for its share
+    if attacker:
+        ax1.scatter([r["t_s"] for r in attacker], [r["ms"] / 1000 for r in attacker], s=8, marker="+", color="grey",
+                    label="attacker")
+    bad = [r for r in students if r["errors"]]
     if bad:
         ax1.scatter([r["t_s"] for r in bad], [r["ms"] / 1000 for r in bad], s=60, marker="x", color="red",
                     label="error")

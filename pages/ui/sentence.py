@@ -23,7 +23,7 @@ A model run that is not cached (transformer_core/serving/runs.py) runs where it 
   GRADIENTS  attribution runs (integrated gradients: seconds under a class's load), on threads of their own
              (as many as POOL's), so a trace or a sampling run never waits behind them: with them on POOL, 40
              students' Architecture page waited 2.6 s (median) for its trace; and at nice 10 (Linux: a
-             thread's own priority), so that a class's translations go first: a sentence's p95 1.14 s -> 0.92-1.04 s,
+             thread's own priority), so that a class's translations go first: a sentence's p95 1.14 s -> 0.77-1.04 s,
              the gradients tab as before (`bench_class.py --attacker`, deploy/README.md)
   OWN        every run of a session's own model (uploads, Hub pulls) in a process of its own
              (ATLAS_OWN_PROCESSES, default 1) at a lower priority (nice 10), which loads the model from the
