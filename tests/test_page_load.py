@@ -182,7 +182,7 @@ def test_a_trace_never_waits_behind_integrated_gradients(monkeypatch):
     """`bench_class.py --attacker`, 2026-11-29: with attribution runs on POOL's threads, 40 students' Architecture
     page waited 2.6 s (median) for its trace behind integrated gradients; they now have threads of their own, at a
     lower priority than the server's other threads."""
-    assert sentence.GRADIENTS.run(os.nice, 0) == min(19, os.nice(0) + sentence.GRADIENTS_NICE)
+    assert sentence.GRADIENTS.run(os.nice, 0) == min(19, os.nice(0) + sentence.BELOW_CLASS)
     gradients = WorkPool(workers=1, queue=0, timeout_s=30)
     monkeypatch.setattr(sentence, "GRADIENTS", gradients)
     gate = threading.Event()

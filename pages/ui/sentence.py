@@ -63,15 +63,15 @@ MAX_CHARS = 1000                 # longer text is cut, with a notice; the box co
 MAX_SENTENCES = 20               # a paragraph's sentences translated one by one
 MAX_EXAMPLES = 6
 SHARED_TEXT, SHARED_MODE = "atlas_sentence", "atlas_mode"
-GRADIENTS_NICE = 10              # the attribution threads' priority below the server's other threads (docstring)
+BELOW_CLASS = 10                 # nice value of the runs that must not hold up the class's: GRADIENTS, OWN (docstring)
 SESSION_CACHE, SESSION_CACHE_BYTES = "atlas_runs", 48 * 2**20   # a session's own runs, bounded by what they hold
 TRACE_KEY, TRACE_CACHE_SIZE = "atlas_full_traces", 1   # full traces: ~3 MB each on the bundled models
 POOL = WorkPool.from_env()                        # threads: where a model cannot run in a process
-GRADIENTS = WorkPool.from_env(initializer=os.nice, initargs=(GRADIENTS_NICE,))   # threads, below the class
+GRADIENTS = WorkPool.from_env(initializer=os.nice, initargs=(BELOW_CLASS,))   # threads, below the class
 PROCESSES = WorkPool.processes_from_env()         # worker processes for the bundled models (None: one core)
 ON_THREADS = ("attribution", "samples", "trace")  # the bundled models' runs on threads (POOL, GRADIENTS)
 OWN = WorkPool.processes_from_env(variable="ATLAS_OWN_PROCESSES", default=min(1, cores() - 1),
-                                  initializer=runs.worker, initargs=(1, 10))   # one model: docs/security.md
+                                  initializer=runs.worker, initargs=(1, BELOW_CLASS))   # one model: docs/security.md
 
 
 def example_pairs(ckpt: Checkpoint) -> list[dict]:
