@@ -23,14 +23,18 @@ def round_marks(fig: go.Figure, starts: Sequence[int], label: str) -> go.Figure:
         return fig
     xs = [x for trace in fig.data for x in (trace.x or ()) if x is not None]
     span = (max(xs) - min(xs)) if xs else 0
-    shown = None
+    panels = list(dict.fromkeys((trace.xaxis or "x", trace.yaxis or "y") for trace in fig.data))   # ("x2", "y2"), ...
+    line = dict(color=PALETTE[2], dash="dash")
+    shapes, marks, shown = [], [], None
     for n, step in enumerate(starts, start=1):
         fits = shown is None or not span or step - shown >= ROUND_NUMBER_GAP * span
-        number = dict(annotation_text=str(n), annotation_position="top",        # just above the panel's top
-                      annotation=dict(y=1, yanchor="bottom", xanchor="center", font=dict(color=PALETTE[2])),
-                      annotation_borderpad=0) if fits else {}
-        fig.add_vline(x=step, line_dash="dash", line_color=PALETTE[2], **number)
+        for x, y in panels:                 # plain dicts, set once: add_vline took 250 ms for six lines on three panels
+            shapes.append(dict(type="line", x0=step, x1=step, xref=x, y0=0, y1=1, yref=f"{y} domain", line=line))
+            if fits:                        # just above the panel's top
+                marks.append(dict(text=str(n), x=step, xref=x, y=1, yref=f"{y} domain", xanchor="center",
+                                    yanchor="bottom", showarrow=False, borderpad=0, font=dict(color=PALETTE[2])))
         shown = step if fits else shown
+    fig.update_layout(shapes=[*fig.layout.shapes, *shapes], annotations=[*fig.layout.annotations, *marks])
     numbers = "1" if len(starts) == 1 else f"1–{len(starts)}"
     fig.add_trace(go.Scatter(x=[None], y=[None], mode="lines", name=f"{escape(label)}: {numbers}",
                              line=dict(color=PALETTE[2], dash="dash", width=2), hoverinfo="skip"))
