@@ -26,6 +26,19 @@ def test_pe_heatmap_is_the_table():
     assert np.array_equal(z_of(fig), pe.numpy().astype(float))
 
 
+def test_a_heatmap_names_each_cell_by_its_labels_and_an_unlabelled_one_by_its_indices():
+    """The hover names a cell by its row's and column's labels (tokens, sent per cell); a table without labels
+    (the PE table, up to 100 x 512) by its indices, with nothing per cell to send."""
+    fig = figures.heatmap(np.arange(6.0).reshape(3, 2), x_labels=["I", "like"], y_labels=["나는", "사과를", "좋아한다"],
+                          x_title="key", y_title="query")
+    assert fig.data[0].customdata.tolist() == [[[q, k] for k in ("I", "like")] for q in ("나는", "사과를", "좋아한다")]
+    assert fig.data[0].hovertemplate.startswith("query: %{customdata[0]}<br>key: %{customdata[1]}<br>%{z")
+    table = figures.pe_heatmap(sinusoidal_encoding(100, 512).numpy(), x_title="i", y_title="pos")
+    assert table.data[0].customdata is None
+    assert table.data[0].hovertemplate.startswith("pos: %{y}<br>i: %{x}<br>%{z")
+    assert list(table.data[0].x) == list(range(512)) and list(table.data[0].y) == list(range(100))
+
+
 def test_pe_waves_draw_the_chosen_dimensions():
     pe = sinusoidal_encoding(30, 8).numpy()
     fig = figures.pe_waves(pe, [0, 5], ["a", "b"])

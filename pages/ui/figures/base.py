@@ -66,10 +66,12 @@ def heatmap(z, *, x_labels: Sequence[str] | None = None, y_labels: Sequence[str]
     x_text = [escape(token_label(s)) for s in x_labels] if x_labels is not None else [str(j) for j in xs]
     y_text = [escape(token_label(s)) for s in y_labels] if y_labels is not None else [str(i) for i in ys]
     hover_x, hover_y = escape(x_title) or "x", escape(y_title) or "y"
-    custom = np.empty((rows, cols, 2), dtype=object)
-    for i in range(rows):
-        for j in range(cols):
-            custom[i, j] = (y_text[i], x_text[j])
+    if x_labels is None and y_labels is None:       # the hover names the cell by its indices: nothing per cell to send
+        custom, names = None, ("%{y}", "%{x}")      # (a 100 × 512 PE table: 0.75 of its 1.4 MB of JSON)
+    else:
+        custom, names = np.empty((rows, cols, 2), dtype=object), ("%{customdata[0]}", "%{customdata[1]}")
+        custom[:, :, 0] = np.array(y_text, dtype=object)[:, None]
+        custom[:, :, 1] = np.array(x_text, dtype=object)[None, :]
     cell_text = None
     if show_values or neg_inf.any():
         cell_text = [[masked_text if neg_inf[i, j] else (_fmt(arr[i, j], fmt) if show_values else "")
@@ -80,8 +82,7 @@ def heatmap(z, *, x_labels: Sequence[str] | None = None, y_labels: Sequence[str]
         textfont=dict(size=max(9, FONT_SIZE - max(rows, cols) // 3)),
         showscale=show_scale, xgap=1 if cols <= 40 else 0, ygap=1 if rows <= 40 else 0,
         colorbar=dict(title=dict(text=escape(colorbar_title))) if colorbar_title else None,
-        hovertemplate=f"{hover_y}: %{{customdata[0]}}<br>{hover_x}: %{{customdata[1]}}"
-                      f"<br>%{{z:.4g}}<extra></extra>"))
+        hovertemplate=f"{hover_y}: {names[0]}<br>{hover_x}: {names[1]}<br>%{{z:.4g}}<extra></extra>"))
     fig.update_xaxes(tickmode="array", tickvals=xs if cols <= max_ticks else xs[:: max(1, cols // max_ticks)],
                      ticktext=x_text if cols <= max_ticks else x_text[:: max(1, cols // max_ticks)],
                      showgrid=False, zeroline=False)
