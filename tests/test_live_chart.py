@@ -33,3 +33,27 @@ def test_install_reports_a_folder_it_cannot_make(tmp_path, monkeypatch):
     monkeypatch.setattr(live_chart, "PLOTLY_JS", blocker / "plotly.min.js")
     assert live_chart.install_plotly_js() is False
     assert blocker.read_text() == "a file where the folder should be"
+
+
+def test_a_figures_json_is_plotly_ios_own_without_the_deep_copy():
+    """figure_json writes what pio.to_json(fig, validate=False) writes, character for character: typed arrays
+    (int64 narrowed), NaN and −∞ as null, markup escaped, shapes and annotations, no trace uid."""
+    import numpy as np
+    import plotly.io as pio
+
+    from pages.ui import figures
+    from transformer_core.model.positional import sinusoidal_encoding
+
+    rng = np.random.default_rng(0)
+    T = 9
+    grid = figures.attention_grid(rng.random((2, 4, T, T)), [f"<q{i}/>" for i in range(T)], [f"k{i}" for i in range(T)],
+                                  panel_titles=[[f"L{layer} H{head}" for head in range(4)] for layer in range(2)],
+                                  selected=(1, 2))
+    masked = figures.heatmap(np.where(np.tril(np.ones((5, 5))) > 0, 0.5, -np.inf), show_values=True)
+    log = figures.log_figure([{"title": "loss", "series": [{"x": [1, 2, 3], "y": [3.0, float("nan"), 1.0], "name": "a"}]}],
+                             round_starts=[2], round_label="<fine-tune>")
+    steps = figures.line_figure([{"x": np.arange(1500), "y": rng.random(1500), "name": "lr"}])
+    table = figures.pe_heatmap(sinusoidal_encoding(50, 64).numpy())
+    for fig in (grid, masked, log, steps, table):
+        assert live_chart.figure_json(fig) == pio.to_json(fig, validate=False)
+    assert '"bdata"' in live_chart.figure_json(table) and "<" not in live_chart.figure_json(grid)
