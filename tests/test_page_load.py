@@ -209,7 +209,8 @@ def test_a_model_whose_files_go_while_its_run_waits_answers_busy(lang, folder, e
     at = upload(open_page(lang), [("class-model.zip", zip_of(folder))])
     [weights] = (env / "uploads").rglob("model.safetensors")           # the session's copy, loaded
     weights.unlink()                                                    # its folder being removed, the worker yet to read it
-    at.switch_page("pages/translate.py").run()
+    at.session_state["tr_kind"] = tr("translate.attr.tab", lang)        # integrated gradients: on OWN (a translation
+    at.switch_page("pages/translate.py").run()                          # is quick: on a thread, from memory)
     assert not at.exception, at.exception
     assert tr("app.busy", lang) in [w.value for w in at.warning]
 
@@ -224,6 +225,49 @@ def test_the_time_limit_answers_busy_while_the_worker_is_taken(monkeypatch):
     try:
         at = open_app("en", tr_text=f"the dog likes the book {uuid.uuid4().hex[:6]}.")
         assert not at.exception and tr("app.busy", "en") in [w.value for w in at.warning]
+    finally:
+        gate.set()
+        hog.join()
+
+
+def test_a_quick_run_of_a_light_model_is_one_a_bundled_model_could_make():
+    """sentence.quick: a translation, its steps or a what-if within QUICK_S and QUICK_BYTES on its sentence (cost.py,
+    as if the model never stopped); never sampling or attribution; a crafted deep model's long sentence is not."""
+    import copy
+
+    from transformer_core.model.config import ModelConfig
+
+    ckpt = load_checkpoint(ROOT / "checkpoints" / "ende")
+    text = "Maria, the children are playing in the park on Monday."
+    assert [sentence.quick(kind, ckpt, text, 4, ()) for kind in ("translation", "steps", "samples", "attribution")] == [
+        True, True, False, False]
+    assert sentence.quick("greedy_steps", ckpt, text, (5, 6))                  # (text, prefix): one greedy decoding
+    crafted = copy.copy(ckpt)
+    crafted.config = ModelConfig(vocab_size=ckpt.config.vocab_size, d_model=512, n_heads=16, n_encoder_layers=12,
+                                 n_decoder_layers=12, d_ff=1024, max_len=40)    # bench_class.py's CRAFTED
+    assert not sentence.quick("translation", crafted, text, 4, ()) and not sentence.quick("translation", crafted, text, 1, ())
+    assert sentence.quick("translation", crafted, "I.", 1, ())               # 3 pieces, greedy: ~0.4 s at most
+
+
+def test_a_students_own_model_translates_while_a_crafted_models_run_holds_the_own_worker(folder, monkeypatch):
+    """`bench_class.py --attacker`, 2026-11-29: 11 of the class's 18 slowest sentences were the students' who had
+    uploaded a model, waiting 1-5 s behind the attacker's runs on the sessions' models' worker (OWN). A quick run
+    now goes on POOL's threads as a bundled model's; a long one (integrated gradients) still waits for OWN."""
+    own = WorkPool(workers=1, queue=0, timeout_s=30)
+    monkeypatch.setattr(sentence, "OWN", own)
+    gate = threading.Event()
+    hog = threading.Thread(target=own.run, args=(gate.wait,))           # the attacker's 10 s run
+    hog.start()
+    try:
+        at = upload(open_page(), [("class-model.zip", zip_of(folder))])
+        assert active(at).endswith("class-model")
+        at.session_state["atlas_sentence"] = f"the cat sees the car {uuid.uuid4().hex[:6]}."
+        at.switch_page("pages/translate.py").run()
+        assert not at.exception and tr("app.busy") not in [w.value for w in at.warning]
+        assert at.get_by_key("translation") is not None
+        at.session_state["tr_kind"] = tr("translate.attr.tab")
+        at.run()
+        assert not at.exception and tr("app.busy") in [w.value for w in at.warning]
     finally:
         gate.set()
         hog.join()
