@@ -230,9 +230,10 @@ def test_the_time_limit_answers_busy_while_the_worker_is_taken(monkeypatch):
         hog.join()
 
 
-def test_a_quick_run_of_a_light_model_is_one_a_bundled_model_could_make():
+def test_a_quick_run_of_a_light_model_is_one_a_bundled_model_could_make(monkeypatch):
     """sentence.quick: a translation, its steps or a what-if within QUICK_S and QUICK_BYTES on its sentence (cost.py,
-    as if the model never stopped); never sampling or attribution; a crafted deep model's long sentence is not."""
+    as if the model never stopped), of a model within QUICK_MODEL_BYTES; never sampling or attribution; a crafted
+    deep model's long sentence is not."""
     import copy
 
     from transformer_core.model.config import ModelConfig
@@ -247,14 +248,18 @@ def test_a_quick_run_of_a_light_model_is_one_a_bundled_model_could_make():
                                  n_decoder_layers=12, d_ff=1024, max_len=40)    # bench_class.py's CRAFTED
     assert not sentence.quick("translation", crafted, text, 4, ()) and not sentence.quick("translation", crafted, text, 1, ())
     assert sentence.quick("translation", crafted, "I.", 1, ())               # 3 pieces, greedy: ~0.4 s at most
+    monkeypatch.setattr(sentence, "QUICK_MODEL_BYTES", checkpoint_bytes(ckpt) - 1)
+    assert not sentence.quick("translation", ckpt, text, 4, ())               # a larger model than the bundled ones
 
 
 def test_a_students_own_model_translates_while_a_crafted_models_run_holds_the_own_worker(folder, monkeypatch):
     """`bench_class.py --attacker`, 2026-11-29: 11 of the class's 18 slowest sentences were the students' who had
     uploaded a model, waiting 1-5 s behind the attacker's runs on the sessions' models' worker (OWN). A quick run
-    now goes on POOL's threads as a bundled model's; a long one (integrated gradients) still waits for OWN."""
+    now has a worker of its own (OWN_QUICK); a long one (integrated gradients) still waits for OWN."""
     own = WorkPool(workers=1, queue=0, timeout_s=30)
     monkeypatch.setattr(sentence, "OWN", own)
+    monkeypatch.setattr(sentence, "OWN_QUICK", WorkPool(workers=1, queue=1, timeout_s=60, processes=True,
+                                                        initializer=runs.worker, initargs=(1,)))
     gate = threading.Event()
     hog = threading.Thread(target=own.run, args=(gate.wait,))           # the attacker's 10 s run
     hog.start()

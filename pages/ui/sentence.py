@@ -30,11 +30,13 @@ A model run that is not cached (transformer_core/serving/runs.py) runs where it 
              folder the session keeps while the model is held, one model at a time: a crafted model's run
              never holds the server's interpreter lock, takes a core only when the class's runs leave it
              idle, and, should it die, takes only that process, which is started again
-             (quick runs excepted: a translation, its steps or a what-if that costs at most QUICK_S and
-             QUICK_BYTES on its sentence, cost.py, as a bundled-size model's does on an everyday sentence. They run
-             on POOL like a bundled model's, so a student who uploaded a model never waits behind a crafted
-             model's 10 s runs: `bench_class.py --attacker` found 11 of the class's 18 slowest sentences to be
-             the uploaders', waiting 1-5 s on OWN)
+  OWN_QUICK  the quick runs of a light own model (quick(): a translation, its steps or a what-if within QUICK_S
+             and QUICK_BYTES on its sentence, cost.py, of a model of at most QUICK_MODEL_BYTES: the bundled models'
+             size) in a process of their own at the class's priority (ATLAS_OWN_QUICK_PROCESSES, default 1), so that
+             a student who uploaded a model never waits behind a crafted model's 10 s runs on OWN
+             (`bench_class.py --attacker`: 11 of the class's 18 slowest sentences were the uploaders', 1-5 s
+             there; on the server's threads instead, their many small torch calls held the class's interpreter
+             lock: a sentence's p95 1.23-1.26 s)
 Each has ATLAS_COMPUTE_QUEUE places waiting (default 16 per worker) and ATLAS_COMPUTE_TIMEOUT_S (default 30):
 one session's long input holds one worker, and past the queue or the time limit the run raises
 workpool.Busy, which app.py shows as "the server is busy" instead of waiting on.
@@ -54,7 +56,7 @@ from transformer_core.explainer import explain, input_check
 from transformer_core.explainer.translate import source_ids, split_sentences
 from transformer_core.model.tokenizer import wrap_source
 from transformer_core.serving import cost, runs, share
-from transformer_core.serving.registry import python_bytes
+from transformer_core.serving.registry import checkpoint_bytes, python_bytes
 from transformer_core.serving.workpool import Busy, WorkPool, cores
 
 from . import model_state
@@ -77,8 +79,11 @@ PROCESSES = WorkPool.processes_from_env()         # worker processes for the bun
 ON_THREADS = ("attribution", "samples", "trace")  # the bundled models' runs on threads (POOL, GRADIENTS)
 OWN = WorkPool.processes_from_env(variable="ATLAS_OWN_PROCESSES", default=min(1, cores() - 1),
                                   initializer=runs.worker, initargs=(1, BELOW_CLASS))   # one model: docs/security.md
+OWN_QUICK = WorkPool.processes_from_env(variable="ATLAS_OWN_QUICK_PROCESSES", default=min(1, cores() - 1),
+                                        initializer=runs.worker, initargs=(1,))
 QUICK_KINDS = ("translation", "steps", "greedy_steps")
 QUICK_S, QUICK_BYTES = 1.0, 64 * cost.MB    # what a quick run of a session's own model may cost (cost.py)
+QUICK_MODEL_BYTES = 48 * cost.MB           # and its model hold (registry.checkpoint_bytes): the bundled ones hold 31
 
 
 def example_pairs(ckpt: Checkpoint) -> list[dict]:
@@ -263,15 +268,13 @@ def _bundled_run(kind: str, name: str, *args) -> dict:
 
 def model_run(kind: str, key: str, ckpt: Checkpoint, *args):
     """runs.RUNS[kind](ckpt, *args), charged to this session: a bundled model's quick runs on PROCESSES and a
-    session's own model's on OWN, worker processes that load the model from its folder; else on a thread (POOL,
-    GRADIENTS): quick runs of a session's own model (quick()) among them."""
+    session's own model's on OWN (its quick runs on OWN_QUICK), worker processes that load the model from its
+    folder; else on a thread (POOL, GRADIENTS)."""
     bundled = key.startswith(model_state.BUNDLED)
     if bundled:
         pool = None if kind in ON_THREADS else PROCESSES
-    elif quick(kind, ckpt, *args):
-        pool = None                                                 # on a thread, as a bundled model's
     else:
-        pool = OWN
+        pool = OWN_QUICK if OWN_QUICK is not None and quick(kind, ckpt, *args) else OWN
     if pool is not None and ckpt.path.is_dir():
         try:
             return charged(pool, runs.run_folder, kind, str(ckpt.path), *args)
@@ -281,9 +284,9 @@ def model_run(kind: str, key: str, ckpt: Checkpoint, *args):
 
 
 def quick(kind: str, ckpt: Checkpoint, text: str, beam: int = 1, *_) -> bool:
-    """A quick run: of QUICK_KINDS, and within QUICK_S and QUICK_BYTES on this sentence (cost.estimate, counted
-    as if the model never stopped, as a crafted one need not)."""
-    if kind not in QUICK_KINDS:
+    """A quick run of a light model: of QUICK_KINDS, within QUICK_S and QUICK_BYTES on this sentence (cost.estimate,
+    counted as if the model never stopped, as a crafted one need not), its model within QUICK_MODEL_BYTES."""
+    if kind not in QUICK_KINDS or checkpoint_bytes(ckpt) > QUICK_MODEL_BYTES:
         return False
     run = cost.estimate(ckpt.config, kind, len(source_ids(ckpt.tokenizer, text, ckpt.config.max_len)[0]),
                         beam if kind != "greedy_steps" else 1)      # translation, steps: (text, beam, heads off)
