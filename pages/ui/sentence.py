@@ -83,7 +83,7 @@ OWN_QUICK = WorkPool.processes_from_env(variable="ATLAS_OWN_QUICK_PROCESSES", de
                                         initializer=runs.worker, initargs=(1,))
 QUICK_KINDS = ("translation", "steps", "greedy_steps")
 QUICK_S, QUICK_BYTES = 1.0, 64 * cost.MB    # what a quick run of a session's own model may cost (cost.py)
-QUICK_MODEL_BYTES = 48 * cost.MB           # and its model hold (registry.checkpoint_bytes): the bundled ones hold 31
+QUICK_MODEL_BYTES = 48 * cost.MB           # and what its model may hold (registry.checkpoint_bytes; the bundled: 31 MB)
 
 
 def example_pairs(ckpt: Checkpoint) -> list[dict]:
@@ -283,13 +283,14 @@ def model_run(kind: str, key: str, ckpt: Checkpoint, *args):
     return charged(GRADIENTS if kind == "attribution" else POOL, runs.RUNS[kind], ckpt, *args)
 
 
-def quick(kind: str, ckpt: Checkpoint, text: str, beam: int = 1, *_) -> bool:
+def quick(kind: str, ckpt: Checkpoint, text: str, *args) -> bool:
     """A quick run of a light model: of QUICK_KINDS, within QUICK_S and QUICK_BYTES on this sentence (cost.estimate,
-    counted as if the model never stopped, as a crafted one need not), its model within QUICK_MODEL_BYTES."""
+    counted as if the model never stopped, as a crafted one need not), its model within QUICK_MODEL_BYTES.
+    args: the run's own after the text (translation, steps: beam, heads off; greedy_steps: the forced beginning)."""
     if kind not in QUICK_KINDS or checkpoint_bytes(ckpt) > QUICK_MODEL_BYTES:
         return False
-    run = cost.estimate(ckpt.config, kind, len(source_ids(ckpt.tokenizer, text, ckpt.config.max_len)[0]),
-                        beam if kind != "greedy_steps" else 1)      # translation, steps: (text, beam, heads off)
+    beam = 1 if kind == "greedy_steps" else int(args[0])
+    run = cost.estimate(ckpt.config, kind, len(source_ids(ckpt.tokenizer, text, ckpt.config.max_len)[0]), beam)
     return run.seconds <= QUICK_S and run.nbytes <= QUICK_BYTES
 
 
