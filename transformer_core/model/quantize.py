@@ -7,7 +7,10 @@ positions stay float32, and so does every activation between two matrix products
          embedding table, so one table serves the lookup and the tied pre-softmax projection).  x Wᵀ is
          computed as CTranslate2 computes OPUS-MT on a CPU: x is quantized per row on the fly (x ≈ r · P,
          P int8), P Qᵀ is an int8 × int8 → int32 product (torch._int_mm), then scaled by r sᵀ.
-  bf16   W stored as bfloat16, x Wᵀ computed in bfloat16 (fast where the CPU has AVX-512 BF16 or AMX).
+  bf16   W stored as bfloat16, x Wᵀ computed in bfloat16 (fast where the CPU has AVX-512 BF16 or AMX), but
+         for attention's query and key projections, whose input stays float32 (W made float for the product):
+         where two keys nearly tie, the rounding of x to 8 bits of mantissa moved a weight the app shows by
+         0.025 (English→Korean round 24, the everyday set); with exact inputs, by 0.014.
 
 Why these kernels (benchmarks/bench_marian.py and docs/performance.md have the measurements): greedy decoding
 reads every weight once per output token, so it is bound by memory bandwidth, and int8 reads a quarter of
@@ -38,6 +41,7 @@ from .transformer import Transformer, from_state, state_shapes
 SCHEMES = ("int8", "bf16")
 STORED = {"int8": torch.int8, "bf16": torch.bfloat16}      # the matrices' dtype in each scheme
 FLOAT_ONLY = ("pos_embedding.weight",)                     # matrices kept in float32: small, and added, not multiplied
+FLOAT_INPUT = ("w_q", "w_k")                               # bf16: the projections whose input is not rounded
 
 
 def quantize_matrix(w: torch.Tensor, scheme: str) -> tuple[torch.Tensor, torch.Tensor | None]:
@@ -97,10 +101,13 @@ class _FloatProject(torch.autograd.Function):
         return (grad if scale is None else grad * scale) @ _float(q), None, None     # (..., in)
 
 
-def project(x: torch.Tensor, q: torch.Tensor, scale: torch.Tensor | None) -> torch.Tensor:
-    """x Wᵀ with W stored quantized.  x: (..., in), q: (out, in) -> (..., out) float32."""
+def project(x: torch.Tensor, q: torch.Tensor, scale: torch.Tensor | None, float_input: bool = False) -> torch.Tensor:
+    """x Wᵀ with W stored quantized.  x: (..., in), q: (out, in) -> (..., out) float32.  float_input (bf16):
+    x is not rounded to bfloat16."""
     if torch.is_grad_enabled() and x.requires_grad:          # attribution: differentiate through W itself
         return _FloatProject.apply(x, q, scale)
+    if scale is None and float_input:                        # bf16, a query or key projection
+        return F.linear(x, q.float())
     if scale is None:                                        # bf16
         return F.linear(x.to(q.dtype), q).float()
     rows = x.reshape(-1, x.size(-1))                         # (n, in)
@@ -113,17 +120,19 @@ def project(x: torch.Tensor, q: torch.Tensor, scale: torch.Tensor | None) -> tor
 class QuantLinear(nn.Module):
     """nn.Linear with its weight stored quantized: y = x Wᵀ + b."""
 
-    def __init__(self, in_features: int, out_features: int, scheme: str, bias: bool = True):
+    def __init__(self, in_features: int, out_features: int, scheme: str, bias: bool = True,
+                 float_input: bool = False):
         super().__init__()
         self.in_features, self.out_features, self.scheme = in_features, out_features, scheme
+        self.float_input = float_input                          # see project()
         self.weight_q = nn.Parameter(torch.empty(out_features, in_features, dtype=STORED[scheme]),
                                      requires_grad=False)
         self.register_buffer("scale", torch.empty(out_features) if scheme == "int8" else None)
         self.bias = nn.Parameter(torch.empty(out_features), requires_grad=False) if bias else None
 
     @classmethod
-    def from_float(cls, linear: nn.Linear, scheme: str) -> QuantLinear:
-        out = cls(linear.in_features, linear.out_features, scheme, linear.bias is not None)
+    def from_float(cls, linear: nn.Linear, scheme: str, float_input: bool = False) -> QuantLinear:
+        out = cls(linear.in_features, linear.out_features, scheme, linear.bias is not None, float_input)
         if linear.weight.is_meta:                   # a skeleton (build_quantized): its tensors come from a file
             return out
         out.weight_q.data, scale = quantize_matrix(linear.weight, scheme)
@@ -140,7 +149,7 @@ class QuantLinear(nn.Module):
 
     def project(self, x: torch.Tensor) -> torch.Tensor:
         """x Wᵀ, without the bias: (..., in) -> (..., out)."""
-        return project(x, self.weight_q, self.scale)
+        return project(x, self.weight_q, self.scale, self.float_input)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         y = self.project(x)                                     # (..., out)
@@ -198,7 +207,8 @@ def quantize_model(model: Transformer, scheme: str) -> Transformer:
             if parent is model and f"{name}.weight" in FLOAT_ONLY:
                 continue
             if isinstance(child, nn.Linear):
-                setattr(parent, name, QuantLinear.from_float(child, scheme))
+                float_input = scheme == "bf16" and name in FLOAT_INPUT
+                setattr(parent, name, QuantLinear.from_float(child, scheme, float_input))
             elif isinstance(child, nn.Embedding):
                 setattr(parent, name, QuantEmbedding.from_float(child, scheme))
     return model.eval()
