@@ -17,7 +17,7 @@ pytestmark = pytest.mark.usefixtures("one_thread")
 
 ROOT = Path(__file__).resolve().parents[1]
 # sentences of tests/data/everyday.tsv (never trained on), with words the models get wrong
-SENTENCES = {"enko": ["The teacher wrote three words on the board.", "I have a math test on Friday.", "I like apples."],
+SENTENCES = {"enko": ["We will go on a school trip next week.", "I have a math test on Friday.", "I like apples."],
              "ende": ["I have a math test on Friday.", "We are reading a story about a brave girl.", "I like apples."]}
 
 
@@ -87,10 +87,10 @@ def test_the_numbers_command_counts_the_numbers_each_translation_keeps(tmp_path,
     from transformer_core.__main__ import main
 
     sentences = tmp_path / "numbers.txt"
-    sentences.write_text("We bought 15 eggs.\nMy brother is 12 years old.\n", encoding="utf-8")
+    sentences.write_text("It costs 3500 won.\nMy brother is 12 years old.\n", encoding="utf-8")
     root = Path(__file__).resolve().parents[1]
     assert main(["confidence", "--checkpoint", str(root / "checkpoints" / "enko"), "--numbers", str(sentences)]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0].startswith("We bought 15 eggs.\t") and out[0].endswith("\tlacks 15\tadds 12")
+    assert out[0].startswith("It costs 3500 won.\t") and out[0].endswith("\tlacks 3500\tadds 350")
     assert out[1].endswith("\tlacks -\tadds -")
     assert out[-1] == "numbers kept exactly: 1/2; a number lacking: 1/2; a number not in the sentence: 1/2"

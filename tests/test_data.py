@@ -410,8 +410,8 @@ def test_the_everyday_set_is_in_no_training_source():
 
 def test_a_reused_tokenizer_keeps_pairs_it_cannot_spell_out_of_training():
     tokenizer = Tokenizer.load(data.ROOT / "checkpoints" / "enko" / "spm.model")
-    assert tokenizer.unk_id in tokenizer.encode("땀을 흘린다.")     # 땀 is not among its pieces
-    spelt, unspellable = Pair("I like apples.", "나는 사과를 좋아한다."), Pair("I sweat.", "나는 땀을 흘린다.")
+    assert tokenizer.unk_id in tokenizer.encode("딸꾹질을 한다.")     # 꾹 is not among its pieces
+    spelt, unspellable = Pair("I like apples.", "나는 사과를 좋아한다."), Pair("I have the hiccups.", "나는 딸꾹질을 한다.")
     counts = {}
     assert data.drop_unknown([spelt, unspellable, spelt], tokenizer, counts) == [spelt, spelt]
     assert counts["dropped_unknown_pieces"] == 1

@@ -164,7 +164,8 @@ def test_our_tokenizers_korean_pieces_merge_into_words():
         pieces = tok.pieces(wrap_source(tok, tok.encode(text)))
         assert words(pieces) == ["<s>", *text.split(), "</s>"], pieces
         assert word_ids(pieces)[-1] == len(text.split()) + 1
-    assert "▁" in tok.pieces(tok.encode("오늘은 날씨가 정말 좋다."))     # a lone word start: still one word, 좋다.
+    lone = tok.pieces(wrap_source(tok, tok.encode("왜 울어요?")))          # ▁왜 ▁ 울 어요 ?
+    assert "▁" in lone and words(lone) == ["<s>", "왜", "울어요?", "</s>"], lone   # a lone word start: one word
 
 
 # --- the app on the Korean model ------------------------------------------------------------------------

@@ -379,5 +379,5 @@ def test_a_model_card_list_prints_no_html():
     card = render_card(json.loads((ROOT / "checkpoints" / "enko" / "training.json").read_text(encoding="utf-8")))
     assert "| held_out_words | adj:bitter, adj:heavy," in card and "<br>" not in card
     # the Tatoeba it mixed in was rewritten in the lectures' register: the card says so beside its licence
-    assert "| data/tatoeba-enko | 4,755 | 300 | tatoeba (CC-BY-2.0-FR (Tatoeba contributors, tatoeba.org; exported by " \
+    assert "| data/tatoeba-enko | 5,566 | 300 | tatoeba (CC-BY-2.0-FR (Tatoeba contributors, tatoeba.org; exported by " \
            "manythings.org/anki); register lecture: casual endings in 한다체" in card

@@ -157,7 +157,7 @@ def test_the_least_certain_tokens_are_marked_and_explained(lang):
 
     ckpt = load_checkpoint(Path(__file__).resolve().parents[1] / "checkpoints" / "enko")
     s = strings(lang)
-    text = "The teacher wrote three words on the board."              # tests/data/everyday.tsv: never trained on
+    text = "We will go on a school trip next week."                   # tests/data/everyday.tsv: never trained on
     res = runs.translation(ckpt, text, 4, ())
     flagged = confidence.uncertain(res["probs"])
     assert flagged, "the model is sure of every token: choose another sentence"
@@ -193,18 +193,19 @@ def test_numbers_changed_counts_each_number_missing_or_added():
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
 def test_a_translation_whose_numbers_changed_says_which(lang):
-    """The bundled en→ko model writes 12 for 15: the home page says so beside the translation; a translation
-    that keeps its numbers gets no such note."""
+    """The bundled en→ko model writes 350 for 3500: the home page says so beside the translation; a
+    translation that keeps its numbers gets no such note."""
     from transformer_core.serving import runs
 
     ckpt = load_checkpoint(Path(__file__).resolve().parents[1] / "checkpoints" / "enko")
     s = strings(lang)
-    text = "We bought 15 eggs."
+    text = "It costs 3500 won."
     res = runs.translation(ckpt, text, 4, ())
-    assert "15" not in res["text"] and "12" in res["text"], res["text"]      # the model's weak spot, as measured
+    assert "3500" not in res["text"] and "350" in res["text"], res["text"]   # the model's weak spot, as measured
     at = app(lang, active_model="bundled:enko", atlas_sentence=text)
     assert not at.exception
-    changes = " ".join([s["translate.numbers.missing"].format(numbers="15"), s["translate.numbers.extra"].format(numbers="12")])
+    changes = " ".join([s["translate.numbers.missing"].format(numbers="3500"),
+                        s["translate.numbers.extra"].format(numbers="350")])
     assert s["translate.numbers"].format(changes=changes) in [w.value for w in at.warning]
     at = app(lang, active_model="bundled:ende", atlas_sentence="I have 3 apples.")
     assert not at.exception and translation_text(at) == "Ich habe 3 Äpfel."
