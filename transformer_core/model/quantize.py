@@ -106,9 +106,9 @@ def project(x: torch.Tensor, q: torch.Tensor, scale: torch.Tensor | None, float_
     x is not rounded to bfloat16."""
     if torch.is_grad_enabled() and x.requires_grad:          # attribution: differentiate through W itself
         return _FloatProject.apply(x, q, scale)
-    if scale is None and float_input:                        # bf16, a query or key projection
-        return F.linear(x, q.float())
     if scale is None:                                        # bf16
+        if float_input:                                      # a query or key projection: x as it is
+            return F.linear(x, q.float())
         return F.linear(x.to(q.dtype), q).float()
     rows = x.reshape(-1, x.size(-1))                         # (n, in)
     r = (rows.abs().amax(dim=1, keepdim=True) / 127).clamp_min(1e-12)      # (n, 1) each row's scale
