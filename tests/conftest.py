@@ -8,12 +8,20 @@ if str(ROOT) not in sys.path:
 
 
 def pytest_configure(config):
-    """Every AppTest run scans all installed distributions for Streamlit components (0.13 s a run, hundreds of
+    """The app's runs get ATLAS_COMPUTE_TIMEOUT_S = 120 s here, in AppTest and in the servers the tests start
+    (their environment is this one), unless the caller set one: a class's 30 s is a bound for a served machine,
+    and `make test` loads its two cores with up to four tests at once (on four workers a long sentence's
+    integrated gradients, 27 s on three, passed the 30 s).  The tests of the bound make pools of their own.
+
+    Every AppTest run scans all installed distributions for Streamlit components (0.13 s a run, hundreds of
     runs a suite). The installed packages do not change while the tests run, so the scan is made once per test
     process; its answer is the same."""
     import functools
+    import os
 
     from streamlit.components.v2 import manifest_scanner
+
+    os.environ.setdefault("ATLAS_COMPUTE_TIMEOUT_S", "120")
 
     manifest_scanner.scan_component_manifests = functools.cache(manifest_scanner.scan_component_manifests)
 

@@ -35,6 +35,7 @@ import signal
 import subprocess
 import sys
 import time
+import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -113,10 +114,14 @@ def build_tiny_checkpoints(root: Path, toy_pairs) -> Path:
 
 
 @contextmanager
-def streamlit_server(tmp: Path, folder: Path, while_starting=lambda: None, models: Path | None = None):
+def streamlit_server(tmp: Path, folder: Path, while_starting=lambda: None, models: Path | None = None,
+                     warm: bool = True):
     """`streamlit run app.py` on a free port serving the checkpoints in folder (and the prepared models in
     models: none by default, whatever the checkout's models/ holds) -> its URL; killed on exit whatever
-    happens.  while_starting() runs while the server starts (it reads the folder lazily)."""
+    happens.  while_starting() runs while the server starts (it reads the folder lazily).  warm: its first
+    script run done through /_stcore/script-health-check, as the Docker HEALTHCHECK does, so that any page
+    opens first without the "Page not found" notice (test_after_the_script_health_check_...): a test may run
+    first on its module's server, in whatever order pytest-xdist hands a worker the tests."""
     log_path = tmp / "streamlit.log"
     env = {**os.environ, "ATLAS_CHECKPOINTS_DIR": str(folder), "ATLAS_MODELS_DIR": str(models or tmp / "no-models"),
            "ATLAS_ROOT": str(tmp),                          # training page: no live logs of runs/ in tests
@@ -139,6 +144,8 @@ def streamlit_server(tmp: Path, folder: Path, while_starting=lambda: None, model
             if time.monotonic() > deadline:
                 pytest.fail(f"streamlit not healthy after {HEALTH_TIMEOUT_S} s:\n{tail(log_path)}")
             time.sleep(0.2)
+        if warm:
+            urllib.request.urlopen(url + "/_stcore/script-health-check", timeout=FIRST_RUN_TIMEOUT_S).read()
         yield url
     finally:
         stop(proc)
@@ -237,6 +244,28 @@ WAIT_FOR_PAGE = """([title]) => {
     return !!app && app.getAttribute('data-test-script-state') === 'notRunning'
            && !!h1 && h1.innerText.trim() === title;
 }"""
+
+
+# A page is settled, as a class sees it, when its script run is over, its title is drawn, every plotly chart has
+# its drawing, and nothing in the document has changed for `quiet` ms (a MutationObserver that the first poll
+# installs; a new document installs its own).  It replaces fixed sleeps: an idle machine waits half a second,
+# a busy one as long as its charts take.
+SETTLED_JS = """(quiet) => {
+  if (window.__atlasChanged === undefined) {
+    window.__atlasChanged = performance.now();
+    new MutationObserver(() => { window.__atlasChanged = performance.now(); }).observe(document.documentElement,
+      {subtree: true, childList: true, attributes: true, characterData: true});
+  }
+  const app = document.querySelector('[data-testid="stApp"]');
+  return !!app && app.getAttribute('data-test-script-state') === 'notRunning' && !!document.querySelector('h1')
+    && [...document.querySelectorAll('.js-plotly-plot')].every(gd => gd.querySelector('.main-svg'))
+    && performance.now() - window.__atlasChanged >= quiet;
+}"""
+
+
+def settle(page, timeout_s: float = RUN_TIMEOUT_S, quiet_ms: int = 500) -> None:
+    """Until the page is settled (SETTLED_JS)."""
+    page.wait_for_function(SETTLED_JS, arg=quiet_ms, timeout=timeout_s * 1000, polling=100)
 
 
 def exceptions(page) -> list[str]:
@@ -798,10 +827,8 @@ def test_after_the_script_health_check_a_bookmarked_page_opens_without_a_notice(
     older pages/ mode, where our URLs do not exist: a first visit to /attention-masks would show the
     "Page not found" notice.  /_stcore/script-health-check (the Docker HEALTHCHECK; on in
     .streamlit/config.toml) runs that first run in a throwaway session, so the visitor gets the page alone."""
-    import urllib.request
-
     url_path, key = next((u, k) for u, k in PAGES if u == "attention-masks")
-    with streamlit_server(tmp_path, served) as url:
+    with streamlit_server(tmp_path, served, warm=False) as url:
         with urllib.request.urlopen(url + "/_stcore/script-health-check", timeout=FIRST_RUN_TIMEOUT_S) as r:
             assert (r.status, r.read()) == (200, b"ok")
         ctx = browser.new_context(viewport=VIEWPORT)

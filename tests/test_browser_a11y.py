@@ -9,8 +9,8 @@ server for the module, one tab per window width, reused.
 """
 from __future__ import annotations
 
+import contextlib
 import json
-import time
 
 import pytest
 
@@ -23,6 +23,7 @@ from test_browser import (
     ROOT,
     SCREENSHOT_DIR,
     bundled_names,
+    settle,
     streamlit_server,
 )
 
@@ -30,6 +31,7 @@ AXE_JS = ROOT / "tests" / "a11y" / "node_modules" / "axe-core" / "axe.min.js"
 WIDTHS = (1024, 1366, 1920)
 HOME_SENTENCE = "There are twenty-eight students in my class today."
 DECODE_SENTENCE = "I wanted to go outside, but it was raining."
+LANG_WAIT_S = 20          # <html lang> set by pages/ui/a11y.py's component, whose script loads after the page's run
 
 READY_JS = """() => document.querySelector('[data-testid="stApp"]')?.getAttribute('data-test-script-state')
   === 'notRunning' && !!document.querySelector('h1')"""
@@ -59,17 +61,18 @@ def server(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def tabs(browser):
-    """tabs(width) -> that window width's tab (900 px high), opened once for the module."""
-    opened = {}
+    """tabs(width) -> that window width's tab (900 px high), opened once for the module, all in one browser
+    context: its HTTP cache and compiled scripts serve every tab after the first."""
+    context, opened = browser.new_context(), {}
 
     def get(width: int, height: int = 900):
         if (width, height) not in opened:
-            opened[width, height] = browser.new_page(viewport={"width": width, "height": height})
+            opened[width, height] = context.new_page()
+            opened[width, height].set_viewport_size({"width": width, "height": height})
         return opened[width, height]
 
     yield get
-    for page in opened.values():
-        page.close()
+    context.close()
 
 
 def open_page(tab, url: str) -> None:
@@ -87,7 +90,7 @@ def run_sentence(tab, text: str) -> None:
         && document.querySelector('[data-testid="stTextInput"] input').value === text""",
                           arg=text, timeout=HEALTH_TIMEOUT_S * 1000, polling=200)
     tab.wait_for_selector(".js-plotly-plot .heatmaplayer", timeout=HEALTH_TIMEOUT_S * 1000)
-    time.sleep(2)                                             # every chart drawn (and fitted)
+    settle(tab, HEALTH_TIMEOUT_S)                             # every chart drawn (and fitted)
 
 
 @pytest.mark.parametrize("width", WIDTHS)
@@ -136,13 +139,19 @@ def test_every_page_passes_axe(server, tabs, lang, present, width):
     (before: captions 3.88:1, the chosen decoding button 4.47:1, wide formulas not reachable by keyboard,
     the architecture diagram an image with links inside, lang="en" on the Korean pages).  In projector mode
     no text of a chart under 18 px, tick labels included."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     tab = tabs(width, 768 if present else 900)
     found, langs, small = {}, {}, {}
     for url, _ in PAGES:
         open_page(tab, f"{server}/{url}?lang={lang}&model=enko" + ("&present=1" if present else ""))
         if url in ("home", "decode"):
             tab.wait_for_selector(".js-plotly-plot .main-svg", timeout=HEALTH_TIMEOUT_S * 1000)
-        time.sleep(1.5)                                       # charts drawn, formulas typeset
+        settle(tab, HEALTH_TIMEOUT_S)                         # charts drawn, formulas typeset
+        # <html lang>: the sidebar's component sets it once its script has loaded, maybe later; if it never does,
+        # the assertion below names the page
+        with contextlib.suppress(PlaywrightTimeout):
+            tab.wait_for_function("(lang) => document.documentElement.lang === lang", arg=lang, timeout=LANG_WAIT_S * 1000)
         langs[url] = tab.evaluate("() => document.documentElement.lang")
         if present and tab.evaluate(SMALL_CHART_TEXT_JS):
             small[url] = tab.evaluate(SMALL_CHART_TEXT_JS)[:5]
@@ -170,9 +179,9 @@ def test_the_labs_step_heatmaps_stay_in_their_columns(server, tabs, present):
     3-key preset, ②'s covered the first characters of ③'s text at 1024 px."""
     tab = tabs(1024, 768 if present else 900)
     open_page(tab, f"{server}/attention-lab?lang=ko&model=enko" + ("&present=1" if present else ""))
-    tab.locator('[data-testid="stRadio"] label').nth(1).click()          # the self-attention preset: 3 keys
-    tab.wait_for_function(READY_JS, timeout=HEALTH_TIMEOUT_S * 1000, polling=200)
-    time.sleep(2)
+    tab.locator('.st-key-lab_preset').get_by_test_id("stRadioOption").nth(1).click()   # self-attention: 3 keys
+    tab.wait_for_selector(".st-key-lab_q_self_ko", state="attached", timeout=HEALTH_TIMEOUT_S * 1000)   # its table
+    settle(tab, HEALTH_TIMEOUT_S)
     cells = tab.evaluate(COLUMNS_JS)
     assert len(cells) >= 3, cells
     outside = [c for c in cells if c["figure"][0] < c["column"][0] - 1 or c["figure"][1] > c["column"][1] + 1]
@@ -222,6 +231,7 @@ def test_a_class_uses_the_app_with_the_keyboard_alone(server, tabs):
     tab = tabs(1366)
     open_page(tab, f"{server}/?lang=en&model=enko")
     tab.wait_for_selector(".js-plotly-plot .main-svg", timeout=HEALTH_TIMEOUT_S * 1000)
+    settle(tab, HEALTH_TIMEOUT_S)
     tab.evaluate("() => document.activeElement?.blur()")
     tab_to(tab, "the sentence box", "el => el.matches('[data-testid=stTextInput] input')")
     tab.keyboard.press("Control+A")
@@ -238,7 +248,7 @@ def test_a_class_uses_the_app_with_the_keyboard_alone(server, tabs):
     tab.keyboard.press("ArrowUp" if chosen > 0 else "ArrowDown")   # the model next to it
     tab.keyboard.press("Enter")
     tab.wait_for_function("() => !location.search.includes('model=enko')", timeout=HEALTH_TIMEOUT_S * 1000)
-    tab.wait_for_function(READY_JS, timeout=HEALTH_TIMEOUT_S * 1000, polling=200)
+    settle(tab, HEALTH_TIMEOUT_S)                  # the new model's runs over: a later one would redraw the list
     # a head off: the multiselect, its first option with Enter
     open_options(tab, "the heads to switch off", focus_label(en["translate.off.select"]), most=400)
     tab.keyboard.press("Enter")

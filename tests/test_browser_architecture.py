@@ -40,9 +40,6 @@ SHOTS = {lang: SCREENSHOT_DIR / f"architecture_{lang}.png" for lang in ("ko", "e
 KINDS = ["encoder.embed", "encoder.0.self_attn", "decoder.0.self_attn", "decoder.1.cross_attn", "decoder.2.add_norm3",
          "encoder.1.ffn", "linear", "softmax"]
 
-IDLE = """() => { const app = document.querySelector('[data-testid="stApp"]');
-  if (document.querySelector('[data-testid="stException"]')) return true;
-  return !!app && app.getAttribute('data-test-script-state') === 'notRunning' && !!document.querySelector('h1'); }"""
 DIAGRAM = """() => { const app = document.querySelector('[data-testid="stApp"]');
   if (document.querySelector('[data-testid="stException"]')) return true;
   return app.getAttribute('data-test-script-state') === 'notRunning' && !!document.querySelector('.atlas-svg svg'); }"""
@@ -93,16 +90,22 @@ def settle(page, condition: str = DIAGRAM, timeout_s: float = RUN_TIMEOUT_S) -> 
     assert not exceptions(page), exceptions(page)
 
 
-def open_page(browser, server: str, lang: str, model: str, block: str | None = None, viewport=VIEWPORT):
-    """A new tab: the home page first (a fresh server runs its first script run there), then /architecture with
-    the model's sentence typed."""
-    page = browser.new_context(viewport=viewport).new_page()
-    page.set_default_timeout(RUN_TIMEOUT_S * 1000)
-    page.goto(f"{server}/?lang={lang}&model={model}")
-    settle(page, IDLE, FIRST_RUN_TIMEOUT_S)
+@pytest.fixture(scope="module")
+def context(browser):
+    """One browser context for the module's tabs: its HTTP cache and compiled scripts serve every tab after the first."""
+    context = browser.new_context()
+    context.set_default_timeout(RUN_TIMEOUT_S * 1000)
+    yield context
+    context.close()
+
+
+def open_page(context, server: str, lang: str, model: str, block: str | None = None, viewport=VIEWPORT):
+    """A new tab on /architecture (the server is warm: streamlit_server), with the model's sentence typed."""
+    page = context.new_page()
+    page.set_viewport_size(viewport)
     query = f"?lang={lang}&model={model}" + (f"&block={block}" if block else "")
     page.goto(f"{server}/architecture{query}")
-    settle(page)
+    settle(page, DIAGRAM, FIRST_RUN_TIMEOUT_S)
     box = page.get_by_test_id("stTextInputField")
     if box.input_value() != SENTENCE[model]:
         box.fill(SENTENCE[model])
@@ -135,9 +138,9 @@ def click_block(page, block: str) -> dict:
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
-def test_the_bundled_model_every_block_opens_by_click_and_by_address(browser, server, checkpoints, lang):
+def test_the_bundled_model_every_block_opens_by_click_and_by_address(context, server, checkpoints, lang):
     ckpt, tr, full = reference(checkpoints, ENKO)
-    page = open_page(browser, server, lang, ENKO)
+    page = open_page(context, server, lang, ENKO)
     seen = read(page)
     assert (ckpt.config.n_encoder_layers, ckpt.config.n_decoder_layers) == (3, 3)
     assert sorted(seen["frames"]) == ["decoder.0", "encoder.0"]          # the first layers in full, as Figure 1
@@ -154,14 +157,14 @@ def test_the_bundled_model_every_block_opens_by_click_and_by_address(browser, se
         assert page.get_by_test_id("stTextInputField").input_value() == SENTENCE[ENKO]     # the same session
         panels[block] = panel["title"]
     for block in ("decoder.1.cross_attn", "encoder.1.ffn", "softmax"):   # a bookmark opens the same panel
-        other = open_page(browser, server, lang, ENKO, block=block)
+        other = open_page(context, server, lang, ENKO, block=block)
         try:
             other.wait_for_function(PANEL_READY, polling=100)
             assert other.evaluate(PANEL)["title"] == panels[block]
             assert read(other)["selected"] == [block]
         finally:
-            other.context.close()
-    page.context.close()
+            other.close()
+    page.close()
 
 
 SVG_TEXT_PX = """() => { const svg = document.querySelector('.atlas-svg svg'); const k = svg.getScreenCTM().a;
@@ -170,10 +173,10 @@ SVG_TEXT_PX = """() => { const svg = document.querySelector('.atlas-svg svg'); c
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
-def test_projector_mode_draws_the_diagram_across_the_page_at_18_px(browser, server, checkpoints, lang):
+def test_projector_mode_draws_the_diagram_across_the_page_at_18_px(context, server, checkpoints, lang):
     """?present=1 at 1024×768: the diagram takes the page's width, every layer a box until one is opened, and
     no text of it under 18 px on the screen (beside the panel, at 1366 px, it is 12–15 px)."""
-    page = open_page(browser, server, lang, ENKO, viewport={"width": 1024, "height": 768})
+    page = open_page(context, server, lang, ENKO, viewport={"width": 1024, "height": 768})
     try:
         page.goto(page.url + "&present=1")
         settle(page)
@@ -184,12 +187,12 @@ def test_projector_mode_draws_the_diagram_across_the_page_at_18_px(browser, serv
         click_block(page, "decoder.1.cross_attn")                     # a layer opens, its panel under the diagram
         assert read(page)["frames"] == ["decoder.1"]
     finally:
-        page.context.close()
+        page.close()
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
-def test_greedy_decoding_moves_along_the_decoder(browser, server, checkpoints, lang):
-    page = open_page(browser, server, lang, ENKO)
+def test_greedy_decoding_moves_along_the_decoder(context, server, checkpoints, lang):
+    page = open_page(context, server, lang, ENKO)
     try:
         page.get_by_text(I18N[lang]["arch.step.toggle"], exact=True).click()
         settle(page, "() => !!document.querySelector('.atlas-svg .chosen')")
@@ -202,14 +205,14 @@ def test_greedy_decoding_moves_along_the_decoder(browser, server, checkpoints, l
                      ".dataset.shape === '1,2'")
         assert read(page)["arrows"]["encoder.input"] == f"1,{len(reference(checkpoints, ENKO)[1].src_ids)}"
     finally:
-        page.context.close()
+        page.close()
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
-def test_a_6_plus_6_model_draws_its_layers_collapsed_and_opens_one(browser, server, checkpoints, lang):
+def test_a_6_plus_6_model_draws_its_layers_collapsed_and_opens_one(context, server, checkpoints, lang):
     ckpt, tr, full = reference(checkpoints, OPUS)
     assert (ckpt.config.n_encoder_layers, ckpt.config.n_decoder_layers) == (6, 6)
-    page = open_page(browser, server, lang, OPUS)
+    page = open_page(context, server, lang, OPUS)
     try:
         seen = read(page)
         assert seen["boxes"] == [f"encoder.{i}" for i in range(6)] + [f"decoder.{i}" for i in range(6)]
@@ -227,13 +230,13 @@ def test_a_6_plus_6_model_draws_its_layers_collapsed_and_opens_one(browser, serv
         panel = click_block(page, "decoder.3.ffn")
         assert panel["plots"] >= 1
     finally:
-        page.context.close()
+        page.close()
 
 
 @pytest.mark.parametrize("lang", ["ko", "en"])
-def test_screenshot(browser, server, checkpoints, lang):
+def test_screenshot(context, server, checkpoints, lang):
     """The README's picture: en→ko, the encoder-decoder attention of layer 2 open."""
-    page = open_page(browser, server, lang, ENKO, block="decoder.1.cross_attn", viewport=SHOT_VIEWPORT)
+    page = open_page(context, server, lang, ENKO, block="decoder.1.cross_attn", viewport=SHOT_VIEWPORT)
     try:
         page.wait_for_function(PANEL_READY, polling=100)
         page.evaluate("() => { document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0); }")
@@ -244,4 +247,4 @@ def test_screenshot(browser, server, checkpoints, lang):
         page.screenshot(path=str(SHOTS[lang]), animations="disabled")
         assert SHOTS[lang].stat().st_size > 50_000
     finally:
-        page.context.close()
+        page.close()

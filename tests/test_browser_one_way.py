@@ -3,8 +3,6 @@ Streamlit's English "Page not found" dialog, the Models page's uploader says "Up
 (pages/ui/theme.uploader_css), and the heads multiselect offers no English "Select all"."""
 from __future__ import annotations
 
-import urllib.request
-
 import pytest
 
 from test_browser import FIRST_RUN_TIMEOUT_S, I18N, VIEWPORT, streamlit_server, wait_for_page
@@ -13,10 +11,7 @@ from test_browser import FIRST_RUN_TIMEOUT_S, I18N, VIEWPORT, streamlit_server, 
 @pytest.fixture(scope="module")
 def url(tmp_path_factory, toy_checkpoints):
     tmp = tmp_path_factory.mktemp("one_way")
-    with streamlit_server(tmp, toy_checkpoints) as address:
-        # as `make run` (scripts/warm_up.py) and the Docker HEALTHCHECK do: one run of app.py first (before it,
-        # Streamlit's pages/ folder mode answers any page's URL with "Page not found")
-        urllib.request.urlopen(address + "/_stcore/script-health-check", timeout=FIRST_RUN_TIMEOUT_S).read()
+    with streamlit_server(tmp, toy_checkpoints) as address:      # warmed, as `make run` and the Docker HEALTHCHECK do
         yield address
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from pages.ui.theme import short_label, token_label
-from test_browser import BUNDLED_DIR, HEALTH_TIMEOUT_S, SCREENSHOT_DIR, bundled_names, streamlit_server
+from test_browser import BUNDLED_DIR, HEALTH_TIMEOUT_S, SCREENSHOT_DIR, bundled_names, settle, streamlit_server
 from transformer_core.checkpoints.load import load_checkpoint
 
 SIZES = [(1024, 768), (1920, 1080)]
@@ -34,13 +34,29 @@ def server(tmp_path_factory):
         yield url
 
 
-def heatmap_ticks(browser, url: str, size, present: bool, shot: Path | None = None) -> list[dict]:
+@pytest.fixture(scope="module")
+def tabs(browser):
+    """tabs(size) -> a new tab of that size, in one browser context for the module: its HTTP cache and compiled
+    scripts serve every tab after the first (a fresh context per tab compiled Streamlit's and plotly's scripts
+    again, seconds of CPU each)."""
+    context = browser.new_context()
+
+    def new(size):
+        tab = context.new_page()
+        tab.set_viewport_size({"width": size[0], "height": size[1]})
+        return tab
+
+    yield new
+    context.close()
+
+
+def heatmap_ticks(tabs, url: str, size, present: bool, shot: Path | None = None) -> list[dict]:
     """The tick labels of every heatmap on the page; shot: a screenshot of the first one's view there."""
-    page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+    page = tabs(size)
     try:
         page.goto(url + ("&present=1" if present else ""), timeout=HEALTH_TIMEOUT_S * 1000)
         page.wait_for_selector(".js-plotly-plot .heatmaplayer", timeout=HEALTH_TIMEOUT_S * 1000)
-        time.sleep(3)                                             # every chart drawn
+        settle(page, HEALTH_TIMEOUT_S)                            # every chart drawn
         if shot:                                                  # the first screen, as the class sees it
             page.mouse.move(size[0] - 1, size[1] - 1)
             shot.parent.mkdir(parents=True, exist_ok=True)
@@ -52,20 +68,20 @@ def heatmap_ticks(browser, url: str, size, present: bool, shot: Path | None = No
 
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("page", ["", "decode"])
-def test_projector_mode_shows_every_token_large_without_overlap(server, browser, size, page):
+def test_projector_mode_shows_every_token_large_without_overlap(server, tabs, size, page):
     ckpt = load_checkpoint(BUNDLED_DIR / "ende")
     sentence = ckpt.examples[0]["src"]                             # what the home page opens with
     ids = [ckpt.config.bos_id, *ckpt.tokenizer.encode(sentence), ckpt.config.eos_id]
     tokens = {short_label(token_label(p)) for p in ckpt.tokenizer.pieces(ids)}
-    plots = heatmap_ticks(browser, f"{server}/{page}?lang=en&model=ende", size, present=True)
+    plots = heatmap_ticks(tabs, f"{server}/{page}?lang=en&model=ende", size, present=True)
     assert plots
     for plot in plots:
         assert tokens <= {label.rstrip("\u200b\u2060") for label in plot["labels"]}, plot["labels"]
         assert min(plot["sizes"]) >= 18 and plot["overlaps"] == 0, plot
 
 
-def test_default_mode_writes_the_word_start_mark_not_an_underscore(server, browser):
-    plots = heatmap_ticks(browser, f"{server}/?lang=en&model=ende", SIZES[1], present=False)
+def test_default_mode_writes_the_word_start_mark_not_an_underscore(server, tabs):
+    plots = heatmap_ticks(tabs, f"{server}/?lang=en&model=ende", SIZES[1], present=False)
     labels = "".join(label for plot in plots for label in plot["labels"])
     assert "·" in labels and "▁" not in labels and "_" not in labels
 
@@ -80,8 +96,8 @@ def first_example_tokens(model: str) -> set[str]:
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("page", ["", "decode"])
 @pytest.mark.parametrize("model", ["ende", "enko"])        # an 11-token and a 6-token first example
-def test_default_mode_shows_every_token_without_overlap(server, browser, size, page, model):
-    plots = heatmap_ticks(browser, f"{server}/{page}?lang=en&model={model}", size, present=False)
+def test_default_mode_shows_every_token_without_overlap(server, tabs, size, page, model):
+    plots = heatmap_ticks(tabs, f"{server}/{page}?lang=en&model={model}", size, present=False)
     assert plots
     for plot in plots:
         drawn = {label.rstrip("\u200b\u2060") for label in plot["labels"]}
@@ -90,11 +106,11 @@ def test_default_mode_shows_every_token_without_overlap(server, browser, size, p
         assert min(plot["sizes"]) >= 9 and plot["overlaps"] == 0, plot
 
 
-def test_projector_mode_screenshot_shows_the_lecture_sentence_large(server, browser):
+def test_projector_mode_screenshot_shows_the_lecture_sentence_large(server, tabs):
     """docs/screenshot_present.png (with ATLAS_SCREENSHOTS=docs): the home page in projector mode at
     1024×768, in Korean, on the English→Korean model and the lecture's sentence."""
     shot = SCREENSHOT_DIR / "screenshot_present.png"
-    plots = heatmap_ticks(browser, f"{server}/?model=enko", SIZES[0], present=True, shot=shot)
+    plots = heatmap_ticks(tabs, f"{server}/?model=enko", SIZES[0], present=True, shot=shot)
     labels = {label.rstrip("\u200b\u2060") for label in plots[0]["labels"]}
     assert {"<s>", "·I", "·like", "</s>"} <= labels and min(plots[0]["sizes"]) >= 18
     assert shot.stat().st_size > 10_000
@@ -131,19 +147,16 @@ LAYOUT_JS = """() => {
                                                  ("heads-and-shapes", False), ("positional-encoding", False),
                                                  ("attention-masks", False), ("train", False), ("bleu-score", False),
                                                  ("checkpoints", False)])
-def test_projector_first_screen_at_1024x768(server, browser, lang, page, first_figure):
+def test_projector_first_screen_at_1024x768(server, tabs, lang, page, first_figure):
     """?present=1 on a 1024×768 projector: the sidebar collapsed, body text at 18 px or more, nothing wider
     than the page, and on the home and decoding pages a figure starting in the first screen's upper two thirds
     (the model, the decoding and the folded examples share one row; the notes follow the figures)."""
-    view = browser.new_page(viewport={"width": 1024, "height": 768})
+    view = tabs((1024, 768))
     try:
         view.goto(f"{server}/{page}?lang={lang}&model=enko&present=1", timeout=HEALTH_TIMEOUT_S * 1000)
-        view.wait_for_function("""() => document.querySelector('[data-testid="stApp"]')
-            ?.getAttribute('data-test-script-state') === 'notRunning' && document.querySelector('h1')""",
-                               timeout=HEALTH_TIMEOUT_S * 1000, polling=200)
         if first_figure:
             view.wait_for_selector(".js-plotly-plot .main-svg", timeout=HEALTH_TIMEOUT_S * 1000)
-        time.sleep(2)
+        settle(view, HEALTH_TIMEOUT_S)
         got = view.evaluate(LAYOUT_JS)
         # the home page: the lecture sentence's first row of heads, to its last token row, on the first screen
         first_row_end = view.evaluate("""() => Math.min(...[...document.querySelectorAll('.js-plotly-plot .ytick text')]

@@ -248,11 +248,14 @@ def _glibc(function: str, *args) -> None:
 def _reap_forever() -> None:
     while True:
         time.sleep(REAP_EVERY_S)
-        if Runtime.exists():
-            upload_store.release_unloaded(is_active=Runtime.instance().is_active_session)   # picked, never loaded
-            if not reap_closed_sessions(Runtime.instance().is_active_session):
-                gc.collect()     # the page runs' cyclic garbage: Streamlit's collection after each run is
-                                 # off (runner.postScriptGC, a quarter of a busy server's CPU); every 5 s instead
+        try:
+            runtime = Runtime.instance()
+        except RuntimeError:            # none yet, or gone (a test's AppTest run ends its runtime): nothing to reap
+            continue
+        upload_store.release_unloaded(is_active=runtime.is_active_session)   # picked, never loaded
+        if not reap_closed_sessions(runtime.is_active_session):
+            gc.collect()     # the page runs' cyclic garbage: Streamlit's collection after each run is
+                             # off (runner.postScriptGC, a quarter of a busy server's CPU); every 5 s instead
 
 
 @st.cache_resource(show_spinner=False)
