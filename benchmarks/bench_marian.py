@@ -7,8 +7,8 @@ same run.
 
 --smoke builds tiny models (d_model 64, 1+1 layers, 2,000 tokens) of the three configurations afresh in a
 temporary folder on every run (a folder kept from an earlier run would hide a build that no longer works),
-loads each once, times one greedy and one beam-4 run of each beside the bundled model, and writes
-out/bench/marian-smoke.json (never out/bench/marian.json).
+loads each once (all in one process), times one greedy and one beam-4 run of each beside the bundled model,
+and writes out/bench/marian-smoke.json (never out/bench/marian.json).
 
 No download: each model is a random MarianMTModel built with transformers (a test dependency) from the
 configuration of opus-mt-en-de (base, 58,101 tokens), opus-mt-tc-big-en-ko (big: d_model 1024, 16 heads,
@@ -51,12 +51,28 @@ def rss():
         if line.startswith('VmRSS:'):
             return int(line.split()[1]) * 1024
 from transformer_core.explainer.translate import translate
-before = rss(); t = time.perf_counter(); ckpt = load_checkpoint(sys.argv[1]); dt = time.perf_counter() - t
-loaded = rss()
-translate(ckpt, "I like apples.", beam=4)        # every weight read once: the file's pages now resident too
-print(json.dumps({'load_s': dt, 'rss_delta_mb': (loaded - before) / 2**20, 'rss_mb': loaded / 2**20,
-                  'rss_used_mb': rss() / 2**20, 'rss_used_delta_mb': (rss() - before) / 2**20}))
+for folder in sys.argv[1:]:                       # one line of JSON each
+    before = rss(); t = time.perf_counter(); ckpt = load_checkpoint(folder); dt = time.perf_counter() - t
+    loaded = rss()
+    translate(ckpt, "I like apples.", beam=4)    # every weight read once: the file's pages now resident too
+    print(json.dumps({'load_s': dt, 'rss_delta_mb': (loaded - before) / 2**20, 'rss_mb': loaded / 2**20,
+                      'rss_used_mb': rss() / 2**20, 'rss_used_delta_mb': (rss() - before) / 2**20}))
+    del ckpt
 """
+
+
+def measure_loads(folders: dict[str, Path], repeats: int, one_process: bool) -> dict[str, list[dict]]:
+    """label -> LOAD_SNIPPET's measurements of each load: `repeats` fresh processes a folder, or (--smoke, which
+    checks the script and not a load's cost) one process loading every folder once, a second of torch's import
+    instead of ten."""
+    def snippet(*paths: Path) -> list[dict]:
+        out = subprocess.run([sys.executable, "-c", LOAD_SNIPPET, *map(str, paths)], cwd=ROOT, check=True,
+                             capture_output=True, text=True).stdout
+        return [json.loads(line) for line in out.splitlines()]
+
+    if one_process:
+        return {label: [run] for label, run in zip(folders, snippet(*folders.values()), strict=True)}
+    return {label: [snippet(path)[0] for _ in range(repeats)] for label, path in folders.items()}
 
 
 def build(folder: Path, name: str, smoke: bool) -> None:
@@ -138,9 +154,7 @@ def run(args, work: Path) -> int:
             folders[f"{name} {scheme}"] = folder
 
     loads = {}
-    for label, path in folders.items():
-        runs = [json.loads(subprocess.run([sys.executable, "-c", LOAD_SNIPPET, str(path)], cwd=ROOT, check=True,
-                                          capture_output=True, text=True).stdout) for _ in range(args.loads)]
+    for label, runs in measure_loads(folders, args.loads, one_process=args.smoke).items():
         loads[label] = {key: summary([r[key] for r in runs]) for key in runs[0]}
         print(f"loaded {label}: {loads[label]['load_s']['median']:.2f} s, +{loads[label]['rss_delta_mb']['median']:.0f} MB, "
               f"+{loads[label]['rss_used_delta_mb']['median']:.0f} MB after a translation", flush=True)

@@ -7,8 +7,7 @@ A new benchmarks/bench_*.py without an entry in SMOKE_RUNS fails here: give it a
 bench_app.py drives Debian's headless Chromium (/usr/bin/chromium; Playwright never downloads a browser) and
 bench_class.py a server of its own with two simulated students (one lesson each; the first uploads and loads a
 checkpoint): every kind of action happens, none fails.  No Chromium FAILS with a hint, never skips.  About
-1.5 minutes in all on two shared cores, most of it bench_marian.py (ten loads, each in a fresh process), the
-server and Chromium starts.
+1.5 minutes in all on two shared cores, most of it the servers' and Chromium's starts.
 """
 from __future__ import annotations
 
