@@ -10,8 +10,8 @@ if str(ROOT) not in sys.path:
 def pytest_configure(config):
     """The app's runs get ATLAS_COMPUTE_TIMEOUT_S = 120 s here, in AppTest and in the servers the tests start
     (their environment is this one), unless the caller set one: a class's 30 s is a bound for a served machine,
-    and `make test` loads its two cores with up to four tests at once (on four workers a long sentence's
-    integrated gradients, 27 s on three, passed the 30 s).  The tests of the bound make pools of their own.
+    not for one whose cores the suite's own workers share (on four workers a long sentence's integrated
+    gradients passed the 30 s).  The tests of the bound make pools of their own.
 
     Every AppTest run scans all installed distributions for Streamlit components (0.13 s a run, hundreds of
     runs a suite). The installed packages do not change while the tests run, so the scan is made once per test
@@ -125,3 +125,12 @@ def browser():
             yield b
         finally:
             b.close()
+
+
+@pytest.fixture(scope="module")
+def context(browser):
+    """One browser context for a module's tabs: its HTTP cache and compiled scripts serve every tab after the first
+    (a fresh context per tab compiled Streamlit's and plotly's scripts again, seconds of CPU each)."""
+    context = browser.new_context()
+    yield context
+    context.close()

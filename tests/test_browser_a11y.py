@@ -60,10 +60,10 @@ def server(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def tabs(browser):
-    """tabs(width) -> that window width's tab (900 px high), opened once for the module, all in one browser
-    context: its HTTP cache and compiled scripts serve every tab after the first."""
-    context, opened = browser.new_context(), {}
+def tabs(context):
+    """tabs(width) -> that window width's tab (900 px high), opened once for the module, in its browser context
+    (conftest)."""
+    opened = {}
 
     def get(width: int, height: int = 900):
         if (width, height) not in opened:
@@ -71,8 +71,7 @@ def tabs(browser):
             opened[width, height].set_viewport_size({"width": width, "height": height})
         return opened[width, height]
 
-    yield get
-    context.close()
+    return get
 
 
 def open_page(tab, url: str) -> None:

@@ -90,18 +90,10 @@ def settle(page, condition: str = DIAGRAM, timeout_s: float = RUN_TIMEOUT_S) -> 
     assert not exceptions(page), exceptions(page)
 
 
-@pytest.fixture(scope="module")
-def context(browser):
-    """One browser context for the module's tabs: its HTTP cache and compiled scripts serve every tab after the first."""
-    context = browser.new_context()
-    context.set_default_timeout(RUN_TIMEOUT_S * 1000)
-    yield context
-    context.close()
-
-
 def open_page(context, server: str, lang: str, model: str, block: str | None = None, viewport=VIEWPORT):
     """A new tab on /architecture (the server is warm: streamlit_server), with the model's sentence typed."""
     page = context.new_page()
+    page.set_default_timeout(RUN_TIMEOUT_S * 1000)
     page.set_viewport_size(viewport)
     query = f"?lang={lang}&model={model}" + (f"&block={block}" if block else "")
     page.goto(f"{server}/architecture{query}")

@@ -35,19 +35,14 @@ def server(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def tabs(browser):
-    """tabs(size) -> a new tab of that size, in one browser context for the module: its HTTP cache and compiled
-    scripts serve every tab after the first (a fresh context per tab compiled Streamlit's and plotly's scripts
-    again, seconds of CPU each)."""
-    context = browser.new_context()
-
+def tabs(context):
+    """tabs(size) -> a new tab of that size, in the module's browser context (conftest)."""
     def new(size):
         tab = context.new_page()
         tab.set_viewport_size({"width": size[0], "height": size[1]})
         return tab
 
-    yield new
-    context.close()
+    return new
 
 
 def heatmap_ticks(tabs, url: str, size, present: bool, shot: Path | None = None) -> list[dict]:
