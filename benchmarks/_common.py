@@ -72,6 +72,8 @@ def environment() -> dict:
         rev = ""
     return {"torch": torch.__version__, "threads": torch.get_num_threads(), "python": platform.python_version(),
             "cpu": platform.processor() or platform.machine(), "cpu_count": os.cpu_count(),
+            # the vector instructions torch uses; VNNI decides model/quantize.py's int8 kernel
+            "cpu_capability": torch.backends.cpu.get_cpu_capability(), "avx512_vnni": torch.cpu._is_vnni_supported(),
             "load_average_at_start": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
             "git_rev": rev, "time": time.strftime("%Y-%m-%dT%H:%M:%S%z")}
 

@@ -4,9 +4,11 @@ Two schemes, for the matrices of every Linear and Embedding (LayerNorms, biases,
 positions stay float32, and so does every activation between two matrix products):
 
   int8   W ≈ s · Q, Q an int8 matrix and s one float scale per output channel (per row of W; per token of an
-         embedding table, so one table serves the lookup and the tied pre-softmax projection).  x Wᵀ is
-         computed as CTranslate2 computes OPUS-MT on a CPU: x is quantized per row on the fly (x ≈ r · P,
-         P int8), P Qᵀ is an int8 × int8 → int32 product (torch._int_mm), then scaled by r sᵀ.
+         embedding table, so one table serves the lookup and the tied pre-softmax projection).  Where the CPU
+         has AVX-512 VNNI, x Wᵀ is computed as CTranslate2 computes OPUS-MT on a CPU: x is quantized per row
+         on the fly (x ≈ r · P, P int8), P Qᵀ is an int8 × int8 → int32 product (torch._int_mm), then scaled
+         by r sᵀ.  Elsewhere (AVX2 alone) x is rounded to bfloat16 and multiplied by Q and s in one kernel
+         (torch._weight_int8pack_mm): there _int_mm was 4–30× slower than float32.
   bf16   W stored as bfloat16, x Wᵀ computed in bfloat16 (fast where the CPU has AVX-512 BF16 or AMX), but
          for attention's query and key projections, whose input stays float32 (W made float for the product):
          where two keys nearly tie, the rounding of x to 8 bits of mantissa moved a weight the app shows by
@@ -16,8 +18,8 @@ Why these kernels (benchmarks/bench_marian.py and docs/performance.md have the m
 reads every weight once per output token, so it is bound by memory bandwidth, and int8 reads a quarter of
 float32's bytes.  torch.ao's quantize_dynamic does the same arithmetic faster but is deprecated with the
 quantized tensors it needs; torchao's int8 configurations wrap the same torch._int_mm in tensor subclasses
-and would add a dependency; torch._weight_int8pack_mm (int8 weights, float activations) was 2–5× slower
-than float32 on this CPU for more than one row.
+and would add a dependency.  torch._weight_int8pack_mm is 2× slower than _int_mm on an AVX-512 VNNI CPU,
+and 4–17× faster on an AVX2 one (with float32 activations it is slow on both).
 
 Gradients (integrated gradients and saliency differentiate with respect to the token vectors) flow through
 the dequantized weight, W = s · Q, made for that product and again for its backward pass, never kept.
@@ -42,6 +44,10 @@ SCHEMES = ("int8", "bf16")
 STORED = {"int8": torch.int8, "bf16": torch.bfloat16}      # the matrices' dtype in each scheme
 FLOAT_ONLY = ("pos_embedding.weight",)                     # matrices kept in float32: small, and added, not multiplied
 FLOAT_INPUT = ("w_q", "w_k")                               # bf16: the projections whose input is not rounded
+# int8's product: int8 × int8 (torch._int_mm, x quantized per row) where the CPU has AVX-512 VNNI; elsewhere
+# (AVX2 alone, as on most school laptops) that kernel was 4–30× slower than float32, and int8 weights times
+# bfloat16 activations (torch._weight_int8pack_mm) is the fast one (docs/performance.md).
+INT8_ACTIVATIONS = torch.cpu._is_vnni_supported()
 
 
 def quantize_matrix(w: torch.Tensor, scheme: str) -> tuple[torch.Tensor, torch.Tensor | None]:
@@ -111,9 +117,12 @@ def project(x: torch.Tensor, q: torch.Tensor, scale: torch.Tensor | None, float_
             return F.linear(x, q.float())
         return F.linear(x.to(q.dtype), q).float()
     rows = x.reshape(-1, x.size(-1))                         # (n, in)
-    r = (rows.abs().amax(dim=1, keepdim=True) / 127).clamp_min(1e-12)      # (n, 1) each row's scale
-    p = torch.round(rows / r).to(torch.int8)                 # (n, in)
-    y = torch._int_mm(p, q.t()).float() * r * scale          # (n, out): int32 sums, scaled back
+    if INT8_ACTIVATIONS:
+        r = (rows.abs().amax(dim=1, keepdim=True) / 127).clamp_min(1e-12)      # (n, 1) each row's scale
+        p = torch.round(rows / r).to(torch.int8)             # (n, in)
+        y = torch._int_mm(p, q.t()).float() * r * scale      # (n, out): int32 sums, scaled back
+    else:                                                    # bf16 x times the int8 Q, scaled per channel
+        y = torch._weight_int8pack_mm(rows.to(torch.bfloat16), q, scale.to(torch.bfloat16)).float()    # (n, out)
     return y.reshape(*x.shape[:-1], q.size(0))
 
 
