@@ -5,7 +5,16 @@ from __future__ import annotations
 
 import pytest
 
-from test_browser import FIRST_RUN_TIMEOUT_S, I18N, VIEWPORT, streamlit_server, wait_for_page
+from test_browser import (
+    FIRST_RUN_TIMEOUT_S,
+    I18N,
+    OPEN_TRIES,
+    OPEN_WAIT_S,
+    VIEWPORT,
+    settle,
+    streamlit_server,
+    wait_for_page,
+)
 
 
 @pytest.fixture(scope="module")
@@ -16,21 +25,31 @@ def url(tmp_path_factory, toy_checkpoints):
 
 
 def test_item13_korean_where_streamlit_draws_it(browser, url):
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     s = I18N["ko"]
     context = browser.new_context(viewport=VIEWPORT)
     try:
         page = context.new_page()
         page.goto(f"{url}/home?lang=ko")
         wait_for_page(page, "ko", "translate", FIRST_RUN_TIMEOUT_S)
-        page.wait_for_timeout(500)
+        settle(page, FIRST_RUN_TIMEOUT_S)
         found = page.get_by_text("Page not found")
         assert found.count() == 0, found.first.evaluate("e => e.outerHTML.slice(0, 300)")
         assert "lang=ko" in page.url
 
         box = page.locator(".st-key-tr_heads_off button[aria-haspopup='listbox']").first
-        box.scroll_into_view_if_needed()
-        box.click()
-        page.wait_for_selector("[role='option']", timeout=30_000)
+        for attempt in range(OPEN_TRIES):          # a late rerun can close the list just opened: open it again
+            box.scroll_into_view_if_needed()
+            box.click()
+            try:
+                page.wait_for_selector("[role='option']", timeout=OPEN_WAIT_S * 1000)
+                break
+            except PlaywrightTimeout:
+                if attempt == OPEN_TRIES - 1:
+                    raise
+                page.keyboard.press("Escape")
+                settle(page, FIRST_RUN_TIMEOUT_S)
         options = page.locator("[role='option']").all_inner_texts()
         assert options and not any("Select all" in o for o in options), options
         page.keyboard.press("Escape")

@@ -67,6 +67,4 @@ def load_model(path: Path, cfg: ModelConfig, quantization: str) -> Transformer:
             raise CheckpointError(f"tensor '{name}' holds NaN or infinite values")
         if name.endswith(".scale") and not bool((tensor > 0).all()):
             raise CheckpointError(f"tensor '{name}' holds scales that are not positive")
-        if tensor.data_ptr() % 64:          # a file's tensors lie where its header puts them; torch's own are 64-byte
-            state[name] = tensor.clone()    # aligned, as vector kernels may assume (_weight_int8pack_mm crashed once)
     return build_quantized(cfg, quantization, state)

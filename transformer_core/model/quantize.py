@@ -241,7 +241,12 @@ def quantized_shapes(cfg: ModelConfig, scheme: str) -> dict[str, tuple[tuple[int
 def build_quantized(cfg: ModelConfig, scheme: str, state: dict[str, torch.Tensor]) -> Transformer:
     """The quantized model whose state dict is `state` (checked against quantized_shapes by the caller).
     It is built on the meta device and takes state's tensors as they are: no float32 copy of the weights
-    is ever allocated."""
+    is ever allocated.  For AVX2's kernel the tensors of a file are copied first, into torch's own memory,
+    64-byte aligned as vector kernels may assume (_weight_int8pack_mm crashed once on an AVX-512 CPU, on a
+    table read from a file, where tensors lie wherever its header puts them); all of them, so that no tensor
+    keeps the file's mapping, and its pages, alive."""
+    if scheme == "int8" and not INT8_ACTIVATIONS:
+        state = {name: t.clone() for name, t in state.items()}
     return from_state(cfg, state, lambda skeleton: quantize_model(skeleton, scheme))
 
 
