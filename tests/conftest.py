@@ -102,9 +102,23 @@ def app_checkpoints(toy_checkpoints, monkeypatch) -> Path:
     return toy_checkpoints
 
 
-# --- One headless Chromium per test module (the browser tests) ------------------------------
+# --- One headless Chromium and one server on the bundled checkpoints (the browser tests) ------------
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
+def bundled_server(tmp_path_factory):
+    """One app server on the bundled checkpoints (both ende and enko), warmed, for every browser module that
+    needs no other (starting and warming one costs seconds of both cores): its URL.  Each module's tabs are
+    sessions of their own."""
+    from test_browser import BUNDLED_DIR, bundled_names, streamlit_server
+
+    missing = {"ende", "enko"} - set(bundled_names(BUNDLED_DIR))
+    if missing:
+        pytest.fail(f"the bundled checkpoints/{', '.join(sorted(missing))} are needed", pytrace=False)
+    with streamlit_server(tmp_path_factory.mktemp("bundled"), BUNDLED_DIR) as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
 def browser():
     """Debian's chromium (streamlit_proc.CHROMIUM) under Playwright, which never downloads a browser."""
     import os

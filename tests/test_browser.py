@@ -155,14 +155,18 @@ def streamlit_server(tmp: Path, folder: Path, while_starting=lambda: None, model
 
 @pytest.fixture(scope="module")
 def server(request, tmp_path_factory):
-    """The app's server for the module -> (URL, the checkpoints folder it serves); the tiny checkpoint when
-    ATLAS_BROWSER_CHECKPOINTS=toy or nothing is bundled."""
+    """The app's server for the module -> (URL, the checkpoints folder it serves): conftest's bundled_server,
+    or one on the tiny checkpoint when ATLAS_BROWSER_CHECKPOINTS=toy or nothing is bundled."""
+    if os.environ.get("ATLAS_BROWSER_CHECKPOINTS") != "toy" and bundled_names(BUNDLED_DIR):
+        yield request.getfixturevalue("bundled_server"), BUNDLED_DIR
+        return
     tmp = tmp_path_factory.mktemp("browser")
-    tiny = os.environ.get("ATLAS_BROWSER_CHECKPOINTS") == "toy" or not bundled_names(BUNDLED_DIR)
-    folder = tmp / "checkpoints" if tiny else BUNDLED_DIR
-    build = (lambda: build_tiny_checkpoints(tmp, request.getfixturevalue("toy_pairs"))) if tiny else (lambda: None)
-    with streamlit_server(tmp, folder, build) as url:
-        yield url, folder
+
+    def build():
+        build_tiny_checkpoints(tmp, request.getfixturevalue("toy_pairs"))
+
+    with streamlit_server(tmp, tmp / "checkpoints", build) as url:
+        yield url, tmp / "checkpoints"
 
 
 @pytest.fixture(scope="module")

@@ -3,8 +3,6 @@ Streamlit's English "Page not found" dialog, the Models page's uploader says "Up
 (pages/ui/theme.uploader_css), and the heads multiselect offers no English "Select all"."""
 from __future__ import annotations
 
-import pytest
-
 from test_browser import (
     FIRST_RUN_TIMEOUT_S,
     I18N,
@@ -12,26 +10,18 @@ from test_browser import (
     OPEN_WAIT_S,
     VIEWPORT,
     settle,
-    streamlit_server,
     wait_for_page,
 )
 
 
-@pytest.fixture(scope="module")
-def url(tmp_path_factory, toy_checkpoints):
-    tmp = tmp_path_factory.mktemp("one_way")
-    with streamlit_server(tmp, toy_checkpoints) as address:      # warmed, as `make run` and the Docker HEALTHCHECK do
-        yield address
-
-
-def test_item13_korean_where_streamlit_draws_it(browser, url):
+def test_item13_korean_where_streamlit_draws_it(browser, bundled_server):     # warmed, as `make run` and Docker's is
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     s = I18N["ko"]
     context = browser.new_context(viewport=VIEWPORT)
     try:
         page = context.new_page()
-        page.goto(f"{url}/home?lang=ko")
+        page.goto(f"{bundled_server}/home?lang=ko")
         wait_for_page(page, "ko", "translate", FIRST_RUN_TIMEOUT_S)
         settle(page, FIRST_RUN_TIMEOUT_S)
         found = page.get_by_text("Page not found")
@@ -54,7 +44,7 @@ def test_item13_korean_where_streamlit_draws_it(browser, url):
         assert options and not any("Select all" in o for o in options), options
         page.keyboard.press("Escape")
 
-        page.goto(f"{url}/checkpoints?lang=ko")
+        page.goto(f"{bundled_server}/checkpoints?lang=ko")
         wait_for_page(page, "ko", "models", FIRST_RUN_TIMEOUT_S)
         zone = page.locator("[data-testid='stFileUploaderDropzone']").first
         zone.scroll_into_view_if_needed()

@@ -1,13 +1,13 @@
 """Projector mode in a real browser (headless Chromium): on the home page and the decoding page, at
 1024×768 and 1920×1080, every token of the sentence is a tick label of the attention heatmaps, at 18 px
-or more, and no two tick labels overlap.  The default mode: no overlaps, the word-start mark."""
-import time
+or more, and no two tick labels overlap.  The default mode: no overlaps, the word-start mark.  Every page's
+first screen in projector mode is checked in tests/test_browser_a11y.py's projector passes."""
 from pathlib import Path
 
 import pytest
 
 from pages.ui.theme import short_label, token_label
-from test_browser import BUNDLED_DIR, HEALTH_TIMEOUT_S, SCREENSHOT_DIR, bundled_names, settle, streamlit_server
+from test_browser import BUNDLED_DIR, HEALTH_TIMEOUT_S, SCREENSHOT_DIR, settle
 from transformer_core.checkpoints.load import load_checkpoint
 
 SIZES = [(1024, 768), (1920, 1080)]
@@ -24,14 +24,6 @@ TICKS_JS = """() => [...document.querySelectorAll('.js-plotly-plot')].filter(gd 
     return {labels: ticks.map(t => t.textContent), sizes: ticks.map(t => parseFloat(getComputedStyle(t).fontSize)),
             overlaps};
   })"""
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    if "ende" not in bundled_names(BUNDLED_DIR):
-        pytest.fail("the bundled checkpoints/ende is needed")
-    with streamlit_server(tmp_path_factory.mktemp("present"), BUNDLED_DIR) as url:
-        yield url
 
 
 @pytest.fixture(scope="module")
@@ -63,20 +55,20 @@ def heatmap_ticks(tabs, url: str, size, present: bool, shot: Path | None = None)
 
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("page", ["", "decode"])
-def test_projector_mode_shows_every_token_large_without_overlap(server, tabs, size, page):
+def test_projector_mode_shows_every_token_large_without_overlap(bundled_server, tabs, size, page):
     ckpt = load_checkpoint(BUNDLED_DIR / "ende")
     sentence = ckpt.examples[0]["src"]                             # what the home page opens with
     ids = [ckpt.config.bos_id, *ckpt.tokenizer.encode(sentence), ckpt.config.eos_id]
     tokens = {short_label(token_label(p)) for p in ckpt.tokenizer.pieces(ids)}
-    plots = heatmap_ticks(tabs, f"{server}/{page}?lang=en&model=ende", size, present=True)
+    plots = heatmap_ticks(tabs, f"{bundled_server}/{page}?lang=en&model=ende", size, present=True)
     assert plots
     for plot in plots:
         assert tokens <= {label.rstrip("\u200b\u2060") for label in plot["labels"]}, plot["labels"]
         assert min(plot["sizes"]) >= 18 and plot["overlaps"] == 0, plot
 
 
-def test_default_mode_writes_the_word_start_mark_not_an_underscore(server, tabs):
-    plots = heatmap_ticks(tabs, f"{server}/?lang=en&model=ende", SIZES[1], present=False)
+def test_default_mode_writes_the_word_start_mark_not_an_underscore(bundled_server, tabs):
+    plots = heatmap_ticks(tabs, f"{bundled_server}/?lang=en&model=ende", SIZES[1], present=False)
     labels = "".join(label for plot in plots for label in plot["labels"])
     assert "·" in labels and "▁" not in labels and "_" not in labels
 
@@ -91,8 +83,8 @@ def first_example_tokens(model: str) -> set[str]:
 @pytest.mark.parametrize("size", SIZES)
 @pytest.mark.parametrize("page", ["", "decode"])
 @pytest.mark.parametrize("model", ["ende", "enko"])        # an 11-token and a 6-token first example
-def test_default_mode_shows_every_token_without_overlap(server, tabs, size, page, model):
-    plots = heatmap_ticks(tabs, f"{server}/{page}?lang=en&model={model}", size, present=False)
+def test_default_mode_shows_every_token_without_overlap(bundled_server, tabs, size, page, model):
+    plots = heatmap_ticks(tabs, f"{bundled_server}/{page}?lang=en&model={model}", size, present=False)
     assert plots
     for plot in plots:
         drawn = {label.rstrip("\u200b\u2060") for label in plot["labels"]}
@@ -101,72 +93,11 @@ def test_default_mode_shows_every_token_without_overlap(server, tabs, size, page
         assert min(plot["sizes"]) >= 9 and plot["overlaps"] == 0, plot
 
 
-def test_projector_mode_screenshot_shows_the_lecture_sentence_large(server, tabs):
+def test_projector_mode_screenshot_shows_the_lecture_sentence_large(bundled_server, tabs):
     """docs/screenshot_present.png (with ATLAS_SCREENSHOTS=docs): the home page in projector mode at
     1024×768, in Korean, on the English→Korean model and the lecture's sentence."""
     shot = SCREENSHOT_DIR / "screenshot_present.png"
-    plots = heatmap_ticks(tabs, f"{server}/?model=enko", SIZES[0], present=True, shot=shot)
+    plots = heatmap_ticks(tabs, f"{bundled_server}/?model=enko", SIZES[0], present=True, shot=shot)
     labels = {label.rstrip("\u200b\u2060") for label in plots[0]["labels"]}
     assert {"<s>", "·I", "·like", "</s>"} <= labels and min(plots[0]["sizes"]) >= 18
     assert shot.stat().st_size > 10_000
-
-
-SETTLE_TRIES = 8          # seconds more a page on a loaded machine may take to settle after its run
-LAYOUT_JS = """() => {
-  const main = document.querySelector('[data-testid="stMain"]') || document.body;
-  const box = main.getBoundingClientRect();
-  const figure = [...document.querySelectorAll('.js-plotly-plot')].filter(g => g.getBoundingClientRect().height > 50)
-    .map(g => g.getBoundingClientRect().top + window.scrollY).sort((a, b) => a - b)[0];
-  const sidebar = document.querySelector('[data-testid="stSidebar"]');
-  const visible = el => { const r = el.getBoundingClientRect(); const s = getComputedStyle(el);
-    return r.width > 0 && r.height > 0 && s.visibility !== 'hidden' && s.display !== 'none' && s.opacity !== '0'; };
-  const texts = [...main.querySelectorAll('p, li, label, td, th, [data-testid="stCaptionContainer"], '
-                                         + '[data-testid="stWidgetLabel"], [data-testid="stMarkdownContainer"] span')]
-    .filter(el => visible(el) && el.textContent.trim() && !el.closest('.js-plotly-plot, .katex, details:not([open])'));
-  const small = texts.map(el => [el.textContent.trim().slice(0, 40), parseFloat(getComputedStyle(el).fontSize)])
-    .filter(([, size]) => size < 18);
-  const scrolls = el => { for (let p = el.parentElement; p && p !== main; p = p.parentElement) {
-      if (['auto', 'scroll'].includes(getComputedStyle(p).overflowX)) return true; } return false; };
-  const wide = [...main.querySelectorAll('*')].filter(el => visible(el) && !el.closest('.js-plotly-plot, svg, .katex-mathml')
-      && getComputedStyle(el).position !== 'fixed' && !scrolls(el)
-      && !el.matches('input[type=range]'))    // a slider thumb's invisible input sits on the thumb
-    .filter(el => el.getBoundingClientRect().right > box.right + 1)
-    .map(el => (el.getAttribute('data-testid') || el.tagName) + ':' + el.textContent.trim().slice(0, 30));
-  return {figure: figure ?? null, small: small.slice(0, 10), nSmall: small.length, wide: wide.slice(0, 10),
-          sidebar: sidebar ? Math.max(0, sidebar.getBoundingClientRect().right) : 0, height: window.innerHeight};
-}"""
-
-
-@pytest.mark.parametrize("lang", ["ko", "en"])
-@pytest.mark.parametrize("page, first_figure", [("", True), ("decode", True), ("architecture", False), ("attention-lab", False),
-                                                 ("heads-and-shapes", False), ("positional-encoding", False),
-                                                 ("attention-masks", False), ("train", False), ("bleu-score", False),
-                                                 ("checkpoints", False)])
-def test_projector_first_screen_at_1024x768(server, tabs, lang, page, first_figure):
-    """?present=1 on a 1024×768 projector: the sidebar collapsed, body text at 18 px or more, nothing wider
-    than the page, and on the home and decoding pages a figure starting in the first screen's upper two thirds
-    (the model, the decoding and the folded examples share one row; the notes follow the figures)."""
-    view = tabs((1024, 768))
-    try:
-        view.goto(f"{server}/{page}?lang={lang}&model=enko&present=1", timeout=HEALTH_TIMEOUT_S * 1000)
-        if first_figure:
-            view.wait_for_selector(".js-plotly-plot .main-svg", timeout=HEALTH_TIMEOUT_S * 1000)
-        settle(view, HEALTH_TIMEOUT_S)
-        got = view.evaluate(LAYOUT_JS)
-        # the home page: the lecture sentence's first row of heads, to its last token row, on the first screen
-        first_row_end = view.evaluate("""() => Math.min(...[...document.querySelectorAll('.js-plotly-plot .ytick text')]
-            .filter(t => t.textContent.trim() === '</s>').map(t => t.getBoundingClientRect().bottom + window.scrollY))""")
-        for _ in range(SETTLE_TRIES):       # a rerun (a chart fitted to its column) redraws the page's CSS too:
-            if got["nSmall"] == 0 and not got["wide"]:     # what a class sees is the page once it is still
-                break
-            time.sleep(1)
-            got = view.evaluate(LAYOUT_JS)
-    finally:
-        view.close()
-    assert got["sidebar"] < 60, got                    # collapsed: at most its reopening button shows
-    assert got["nSmall"] == 0, got["small"]
-    assert got["wide"] == [], got["wide"]
-    if first_figure:           # the figure starts in the screen's upper two thirds: its first row of heads shows
-        assert got["figure"] is not None and got["figure"] < got["height"] * 2 / 3, got
-    if page == "":
-        assert first_row_end <= got["height"], first_row_end
