@@ -128,6 +128,20 @@ def test_the_family_names_read_well():
     assert family("ende") == "ende"
 
 
+@pytest.mark.parametrize("avx512_bf16", [False, True])
+def test_bf16_on_a_cpu_without_avx512_bf16_is_said_to_be_slower(toy_checkpoints, tmp_path, monkeypatch, capsys, avx512_bf16):
+    """`quantize --bf16` where every bfloat16 product is converted (an AVX2 CPU) says that --int8 is the fast scheme
+    there; int8, and bf16 on a CPU with AVX-512 BF16, say nothing of it."""
+    from transformer_core.checkpoints import prepare as prepare_cli
+
+    monkeypatch.setattr(torch.cpu, "_is_avx512_bf16_supported", lambda: avx512_bf16)
+    for scheme in ("bf16", "int8"):
+        assert prepare_cli.main([str(toy_checkpoints / "toy-en"), str(tmp_path / scheme), f"--{scheme}"]) == 0
+        said = capsys.readouterr()
+        assert f"{scheme}," in said.out
+        assert (prepare_cli.SLOWER_NOTE in said.err) == (scheme == "bf16" and not avx512_bf16), said.err
+
+
 def test_hub_pull_prepares_an_int8_marian_folder_from_the_local_cache(opus_folder, tmp_path, monkeypatch, capsys):
     from test_upload import hf_cache
 

@@ -32,7 +32,7 @@ from pathlib import Path
 from . import marian
 from .files import CARD, FILES, OLD_CARD, TRAINING, WEIGHTS, Checkpoint, CheckpointError
 from .load import load_checkpoint
-from .prepare import prepare
+from .prepare import prepare, speed_note
 from .upload import UploadError, UploadLimits, load_checked, mb
 from .validate import file_cap
 
@@ -271,6 +271,7 @@ def _pull(args) -> int:
         out = prepare(ckpt, args.to, args.quantization, source=args.repo_id.strip())
         size = sum(p.stat().st_size for p in out.iterdir()) / 2**20
         print(f"prepared {out}: {args.quantization or 'float32'}, {size:.1f} MB")
+        speed_note(args.quantization)
     return 0
 
 

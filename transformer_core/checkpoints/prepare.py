@@ -25,7 +25,7 @@ from safetensors.torch import save_file
 
 from ..model.config import base_language
 from ..model.decoding import greedy_decode
-from ..model.quantize import SCHEMES, quantize_model, scheme_of
+from ..model.quantize import SCHEMES, quantize_model, scheme_of, slower_than_float
 from ..model.tokenizer import wrap_source
 from . import marian
 from .files import CARD, CONFIG, FILES, PREPARED, WEIGHTS, Checkpoint, CheckpointError
@@ -62,6 +62,16 @@ def greedy_ms(ckpt: Checkpoint) -> float:
         return round(statistics.median(times[1:]), 1)
     finally:
         torch.set_num_threads(threads)
+
+
+SLOWER_NOTE = ("note: this CPU has no AVX-512 BF16, so bf16 computes slower here than float32; --int8 is the fast "
+               "scheme on such a CPU (docs/performance.md)")
+
+
+def speed_note(scheme: str | None) -> None:
+    """Tell, on stderr, when the prepared folder will compute slower than float32 on this CPU."""
+    if slower_than_float(scheme):
+        print(SLOWER_NOTE, file=sys.stderr)
 
 
 def prepare(ckpt: Checkpoint, out: str | Path, quantization: str | None = None, source: str | None = None) -> Path:
@@ -119,6 +129,7 @@ def main(argv=None) -> int:
     size = sum(p.stat().st_size for p in out.iterdir()) / 2**20
     print(f"wrote {out}: {args.quantization}, {size:.1f} MB (was {float_mb:.1f} MB); greedy decoding of "
           f"{info['greedy_tokens']} tokens: {info['greedy_ms']} ms on one thread")
+    speed_note(args.quantization)
     return 0
 
 
