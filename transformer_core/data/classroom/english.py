@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from functools import cache
 
-import inflect
 from breame.spelling import get_british_spelling
 from lemminflect import getAllLemmas, getInflection
 
@@ -15,7 +14,11 @@ AUXILIARIES = {"is", "are", "was", "were", "am", "has", "have", "had", "can", "c
 
 
 @cache
-def _engine() -> inflect.engine:
+def _engine():
+    """inflect's engine, imported on first use: inflect's import alone takes 2-3 s (typeguard instruments its
+    methods), which every process that imports the data package, a test worker among them, would pay."""
+    import inflect
+
     return inflect.engine()
 
 
@@ -25,7 +28,19 @@ def article(phrase: str) -> str:
 
 
 def plural(singular: str, given: str = "") -> str:
-    return given or _engine().plural(singular)
+    return given or _plural(singular)
+
+
+# The generator asks for the same few hundred words' forms hundreds of thousands of times; each answer is a pure
+# function of its word, so it is worked out once (the same examples: tests/test_classroom_corpus.py 110 -> 86 s).
+@cache
+def _plural(singular: str) -> str:
+    return _engine().plural(singular)
+
+
+@cache
+def _inflections(word: str, tag: str) -> tuple[str, ...]:
+    return tuple(getInflection(word, tag=tag))
 
 
 def verb(phrase: str, tag: str) -> str:
@@ -34,7 +49,7 @@ def verb(phrase: str, tag: str) -> str:
     if tag == "VB":
         form = first
     else:
-        forms = getInflection(first, tag=tag)
+        forms = _inflections(first, tag)
         form = forms[0] if forms else first
     return " ".join([form, *rest])
 
@@ -47,7 +62,7 @@ def be(tense: str, person: int) -> str:
 def comparative(adjective: str, given: str = "") -> str:
     if given:
         return given
-    forms = getInflection(adjective, tag="JJR")
+    forms = _inflections(adjective, "JJR")
     return forms[0] if forms else f"more {adjective}"
 
 

@@ -57,6 +57,11 @@ def kiwi() -> Kiwi:
 
 
 def join(morphs: list[tuple[str, str]]) -> str:
+    return _join(tuple(morphs))
+
+
+@cache              # a few thousand distinct words, joined hundreds of thousands of times
+def _join(morphs: tuple[tuple[str, str], ...]) -> str:
     return kiwi().join(morphs)
 
 
