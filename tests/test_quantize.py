@@ -260,6 +260,28 @@ def test_both_int8_kernels_compute_the_product_of_the_stored_matrix(monkeypatch,
     assert float((y - exact).abs().max()) <= 0.02 * float(exact.abs().max())    # measured: ≤ 0.011
 
 
+@pytest.mark.parametrize("bf16_native", [True, False])
+@pytest.mark.parametrize("rows", [1, 4, 20])
+def test_bf16_rounds_its_inputs_only_where_that_is_the_fast_product(monkeypatch, bf16_native, rows):
+    """bf16: x Wᵀ for the stored bfloat16 W.  x is rounded to bfloat16 (a bfloat16 product) where the CPU has
+    AVX-512 BF16 (quantize.BF16_NATIVE) or for fewer than FLOAT_ROWS rows; else W is made float for the product
+    and x stays as it is."""
+    from transformer_core.model import quantize
+
+    monkeypatch.setattr(quantize, "BF16_NATIVE", bf16_native)
+    torch.manual_seed(0)
+    w, _ = quantize.quantize_matrix(torch.randn(512, 256) / 16, "bf16")
+    x = torch.randn(rows, 256)
+    exact = x @ w.float().t()                                                   # (rows, 512)
+    y = quantize.project(x, w, None)
+    assert y.shape == exact.shape and y.dtype == torch.float32
+    error = float((y - exact).abs().max()) / float(exact.abs().max())
+    if bf16_native or rows < quantize.FLOAT_ROWS:
+        assert 1e-4 < error <= 0.02, error                  # x and the sums rounded to bfloat16
+    else:
+        assert error <= 1e-5, error                         # float32 throughout
+
+
 def test_attribution_on_a_quantized_model_keeps_no_float_copy_of_its_matrices(int8_enko):
     """No tensor the backward passes keep is a float matrix of a weight's shape (a big model's would be ~1 GB
     at once), and the buffer the float matrices are made in is gone afterwards."""

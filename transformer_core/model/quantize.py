@@ -12,7 +12,8 @@ positions stay float32, and so does every activation between two matrix products
   bf16   W stored as bfloat16, x Wᵀ computed in bfloat16 (fast where the CPU has AVX-512 BF16 or AMX), but
          for attention's query and key projections, whose input stays float32 (W made float for the product):
          where two keys nearly tie, the rounding of x to 8 bits of mantissa moved a weight the app shows by
-         0.025 (English→Korean round 24, the everyday set); with exact inputs, by 0.014.
+         0.025 (English→Korean round 24, the everyday set); with exact inputs, by 0.014.  On a CPU without
+         AVX-512 BF16, W is made float for any product of FLOAT_ROWS rows or more too (faster there).
 
 Why these kernels (benchmarks/bench_marian.py and docs/performance.md have the measurements): greedy decoding
 reads every weight once per output token, so it is bound by memory bandwidth, and int8 reads a quarter of
@@ -48,6 +49,12 @@ FLOAT_INPUT = ("w_q", "w_k")                               # bf16: the projectio
 # (AVX2 alone, as on most school laptops) that kernel was 4–30× slower than float32, and int8 weights times
 # bfloat16 activations (torch._weight_int8pack_mm) is the fast one (docs/performance.md).
 INT8_ACTIVATIONS = torch.cpu._is_vnni_supported()
+# bf16 where the CPU lacks AVX-512 BF16 (AVX2 alone): torch converts inside every bfloat16 product there, and a
+# whole sentence at once (a teacher-forced pass, the attention views: 18 rows by a (4096, 1024) matrix) took
+# 15.2 ms against 4.3 in float32, and 6.0 with the matrix made float for the product.  From FLOAT_ROWS rows on
+# it is made float; fewer (a decoding step: 0.87 ms against 1.72 made float; beam 4: 3.3 against 3.9) stay bf16.
+BF16_NATIVE = torch.cpu._is_avx512_bf16_supported()
+FLOAT_ROWS = 8
 
 
 def slower_than_float(scheme: str | None) -> bool:
@@ -119,8 +126,8 @@ def project(x: torch.Tensor, q: torch.Tensor, scale: torch.Tensor | None, float_
     if torch.is_grad_enabled() and x.requires_grad:          # attribution: differentiate through W itself
         return _FloatProject.apply(x, q, scale)
     if scale is None:                                        # bf16
-        if float_input:                                      # a query or key projection: x as it is
-            return F.linear(x, q.float())
+        if float_input or (not BF16_NATIVE and x.numel() >= FLOAT_ROWS * x.size(-1)):
+            return F.linear(x, q.float())                    # a query or key projection, or many rows: x as it is
         return F.linear(x.to(q.dtype), q).float()
     rows = x.reshape(-1, x.size(-1))                         # (n, in)
     if INT8_ACTIVATIONS:
