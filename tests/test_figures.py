@@ -165,3 +165,41 @@ def test_alignment_focus_names_each_line_segment_by_its_words():
             assert ys[3 * n] == src_y[j] and ys[3 * n + 1] == tgt_y[i] and ys[3 * n + 2] is None
             seen.append((i, j))
     assert sorted(seen) == sorted((i, j) for i in range(3) for j in range(3) if w[i, j] >= 0.1)
+
+
+def test_relayout_makes_the_figure_plotlys_update_methods_make():
+    """relayout (pages/ui/relayout.py) against update_layout, update_xaxes and update_yaxes on a figure of four
+    subplots, one of them a log axis, with panel titles (annotations) and a heatmap with text in its cells."""
+    import plotly.graph_objects as go
+    from plotly.subplots import make_subplots
+
+    from pages.ui.relayout import relayout
+
+    def figure():
+        fig = make_subplots(rows=2, cols=2, subplot_titles=["a", "b", "c", "d"])
+        fig.add_trace(go.Heatmap(z=[[1, 2], [3, 4]], text=[["1", "2"], ["3", "4"]], texttemplate="%{text}"), row=1, col=1)
+        for i in range(1, 4):
+            fig.add_trace(go.Scatter(x=[1, 10, 100], y=[i, 2 * i, 3 * i], mode="lines+text", text=["x", "y", "z"]),
+                          row=1 + i // 2, col=1 + i % 2)
+        fig.update_xaxes(type="log", row=2, col=2)
+        fig.update_layout(title=dict(text="before"), margin=dict(l=3, t=5))
+        return fig
+
+    props = dict(title=dict(font=dict(size=20)), margin=dict(t=50), height=400, legend=dict(font=dict(size=18)))
+    x_axes = dict(tickfont=dict(size=14), title=dict(text="x", font=dict(size=16)))
+    y_axes = dict(exponentformat="power")
+    expected = figure()
+    expected.update_layout(props)
+    expected.update_xaxes(x_axes)
+    expected.update_yaxes(y_axes)
+    for axis in expected.select_xaxes():
+        if axis.type == "log":
+            axis.dtick = 1
+    for trace in expected.data:
+        trace.textfont.size = 18
+
+    got = relayout(figure(), props, lambda axis: {**x_axes, **({"dtick": 1} if axis.get("type") == "log" else {})},
+                   y_axes, lambda trace: {"textfont": {"size": 18}})
+    assert json.loads(got.to_json()) == json.loads(expected.to_json())
+    assert got.layout.title.text == "before" and got.layout.margin.l == 3 and got.layout.margin.t == 50   # merged
+    assert got.layout.xaxis4.dtick == 1 and got.layout.xaxis.dtick is None and got.layout.template is not None

@@ -84,26 +84,37 @@ def short_label(label: str, limit: int = 8) -> str:
 
 
 def projector(fig):
-    """The same figure for a projector: PRESENT type sizes on the layout, every axis (ticks and titles; a log
-    axis labelled at its decades only), the title and the annotations (panel titles), and 25 % more height."""
+    """The same figure for a projector, as a new figure: PRESENT type sizes on the layout, every axis (ticks and
+    titles; a log axis labelled at its decades only), the title and the annotations (panel titles), the text in
+    cells and beside points, and 25 % more height."""
+    from .relayout import merge, relayout
+
     layout = fig.layout
-    fig.update_layout(font_size=max(layout.font.size or FONT_SIZE, PRESENT["font"]))
+    props = {"font": {"size": max(layout.font.size or FONT_SIZE, PRESENT["font"])},
+             "legend": {"font": {"size": max(layout.legend.font.size or 0, PRESENT["font"])}},
+             "margin": {"t": (layout.margin.t if layout.margin.t is not None else 40) + 30}}    # larger titles
     if layout.title and layout.title.text:
-        fig.update_layout(title_font_size=PRESENT["title"])
-    fig.update_xaxes(tickfont_size=PRESENT["tick"], title_font_size=PRESENT["font"])
-    if any(trace.type == "heatmap" for trace in fig.data):        # token labels upright: one per column
-        fig.update_xaxes(tickangle=-90)
-    fig.update_yaxes(tickfont_size=PRESENT["tick"], title_font_size=PRESENT["font"])
-    for axis in (*fig.select_xaxes(), *fig.select_yaxes()):   # a log axis labels 2 and 5 at ¾ size: decades only
-        if axis.type == "log":
-            axis.dtick = 1
-    for annotation in layout.annotations or ():
-        annotation.font.size = max(annotation.font.size or 0, PRESENT["font"])
-    for trace in fig.data:              # text in the cells (weights, −∞ of a mask) and beside points
-        if getattr(trace, "texttemplate", None) or (trace.type == "scatter" and "text" in (trace.mode or "")):
-            trace.textfont.size = max(trace.textfont.size or 0, PRESENT["font"])
-    fig.update_layout(legend_font_size=max(layout.legend.font.size or 0, PRESENT["font"]))
+        props["title"] = {"font": {"size": PRESENT["title"]}}
     if layout.height:
-        fig.update_layout(height=int(layout.height * 1.25) + 30)
-    fig.update_layout(margin_t=(layout.margin.t if layout.margin.t is not None else 40) + 30)   # larger titles
-    return fig
+        props["height"] = int(layout.height * 1.25) + 30
+    if layout.annotations:
+        props["annotations"] = []
+        for annotation in layout.annotations:
+            props["annotations"].append(annotation.to_plotly_json())
+            merge(props["annotations"][-1], {"font": {"size": max(annotation.font.size or 0, PRESENT["font"])}})
+    upright = any(trace.type == "heatmap" for trace in fig.data)     # token labels upright: one per column
+
+    def axis_props(axis: dict, x: bool) -> dict:
+        props = {"tickfont": {"size": PRESENT["tick"]}, "title": {"font": {"size": PRESENT["font"]}}}
+        if x and upright:
+            props["tickangle"] = -90
+        if axis.get("type") == "log":                                 # 2 and 5 at ¾ size: decades only
+            props["dtick"] = 1
+        return props
+
+    def trace_props(trace: dict) -> dict:                             # text in the cells and beside points
+        if trace.get("texttemplate") or (trace.get("type") == "scatter" and "text" in (trace.get("mode") or "")):
+            return {"textfont": {"size": max(trace.get("textfont", {}).get("size") or 0, PRESENT["font"])}}
+        return {}
+
+    return relayout(fig, props, lambda axis: axis_props(axis, True), lambda axis: axis_props(axis, False), trace_props)

@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import plotly.graph_objects as go
 
+from ..relayout import relayout
 from ..theme import FOCUS_DIM, FONT_SIZE, MASK_COLORS, PALETTE, SEQUENTIAL, token_label
 
 
@@ -26,22 +27,21 @@ def as_array(data) -> np.ndarray:
 
 
 def _layout(fig: go.Figure, title: str = "", x_title: str = "", y_title: str = "",
-            height: int | None = None, legend: bool = True) -> go.Figure:
-    fig.update_layout(
-        title=dict(text=escape(title), font=dict(size=FONT_SIZE + 2)) if title else None,
-        font=dict(size=FONT_SIZE), height=height, margin=dict(l=10, r=10, t=60 if title else 20, b=10),
-        showlegend=legend,
-        # the legend goes under the plot, where long (translated) names can wrap without covering the title
-        legend=dict(orientation="h", yref="container", y=0, yanchor="bottom", xanchor="left", x=0))
-    x_axes = dict(exponentformat="none", separatethousands=True)       # steps: 20,000, not 0.2×10⁵
-    y_axes = dict(exponentformat="power")
+            height: int | None = None, legend: bool = True, x_axes: Mapping | None = None,
+            y_axes: Mapping | None = None) -> go.Figure:
+    """The figures' common layout; x_axes and y_axes: more properties of every subplot's axes."""
+    x_axes = {**(x_axes or {}), "exponentformat": "none", "separatethousands": True}     # steps: 20,000, not 0.2×10⁵
+    y_axes = {**(y_axes or {}), "exponentformat": "power"}
     if x_title:
         x_axes["title"] = dict(text=escape(x_title))
     if y_title:
         y_axes["title"] = dict(text=escape(y_title))
-    fig.update_xaxes(x_axes)                # one update per kind of axis: each costs ~1 ms of validation
-    fig.update_yaxes(y_axes)
-    return fig
+    return relayout(fig, dict(
+        title=dict(text=escape(title), font=dict(size=FONT_SIZE + 2)) if title else None,
+        font=dict(size=FONT_SIZE), height=height, margin=dict(l=10, r=10, t=60 if title else 20, b=10),
+        showlegend=legend,
+        # the legend goes under the plot, where long (translated) names can wrap without covering the title
+        legend=dict(orientation="h", yref="container", y=0, yanchor="bottom", xanchor="left", x=0)), x_axes, y_axes)
 
 
 def _fmt(value: float, fmt: str) -> str:
@@ -85,15 +85,15 @@ def heatmap(z, *, x_labels: Sequence[str] | None = None, y_labels: Sequence[str]
         showscale=show_scale, xgap=1 if cols <= 40 else 0, ygap=1 if rows <= 40 else 0,
         colorbar=dict(title=dict(text=escape(colorbar_title))) if colorbar_title else None,
         hovertemplate=f"{hover_y}: {names[0]}<br>{hover_x}: {names[1]}<br>%{{z:.4g}}<extra></extra>"))
-    fig.update_xaxes(tickmode="array", tickvals=xs if cols <= max_ticks else xs[:: max(1, cols // max_ticks)],
-                     ticktext=x_text if cols <= max_ticks else x_text[:: max(1, cols // max_ticks)],
-                     showgrid=False, zeroline=False)
-    fig.update_yaxes(tickmode="array", tickvals=ys if rows <= max_ticks else ys[:: max(1, rows // max_ticks)],
-                     ticktext=y_text if rows <= max_ticks else y_text[:: max(1, rows // max_ticks)],
-                     autorange="reversed" if reverse_y else True, showgrid=False, zeroline=False)
+    x_axes = dict(tickmode="array", tickvals=xs if cols <= max_ticks else xs[:: max(1, cols // max_ticks)],
+                  ticktext=x_text if cols <= max_ticks else x_text[:: max(1, cols // max_ticks)],
+                  showgrid=False, zeroline=False)
+    y_axes = dict(tickmode="array", tickvals=ys if rows <= max_ticks else ys[:: max(1, rows // max_ticks)],
+                  ticktext=y_text if rows <= max_ticks else y_text[:: max(1, rows // max_ticks)],
+                  autorange="reversed" if reverse_y else True, showgrid=False, zeroline=False)
     if height is None:
         height = int(min(620, max(260, 40 + 34 * rows))) if rows <= 16 else 520
-    return _layout(fig, title, x_title, y_title, height, legend=False)
+    return _layout(fig, title, x_title, y_title, height, legend=False, x_axes=x_axes, y_axes=y_axes)
 
 
 def line_figure(series: Sequence[Mapping], *, title: str = "", x_title: str = "", y_title: str = "",
