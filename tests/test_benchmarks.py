@@ -36,6 +36,7 @@ SMOKE_RUNS = {
     "bench_cost.py": ("cost-smoke.json", {"environment", "runs"}),
     "bench_decode.py": ("decode-smoke.json", {"smoke", "model", "parameters", "src_len", "greedy_out_len",
                                               "beam_out_len", "ms", "env"}),
+    "bench_figures.py": ("figures-smoke.json", {"environment", "smoke", "tokens", "repeats", "baseline", "ms"}),
     "bench_marian.py": ("marian-smoke.json", {"smoke", "environment", "loads", "decode_ms", "ratio_to_bundled_greedy",
                                               "parameters", "folder_mb", "output_tokens"}),
     "bench_train.py": ("train-smoke.json", {"smoke", "config", "parameters", "tokens_per_s", "ratio", "meets_target",
@@ -92,6 +93,9 @@ def test_smoke_run(script):
         assert {"bundled greedy", "opus-mt-en-de int8 beam4"} <= set(result["decode_ms"])
     elif script == "bench_cost.py":
         assert result["runs"]
+    elif script == "bench_figures.py":
+        assert {label: stats["median"] > 0 for label, stats in result["ms"].items()} == {
+            "heatmap (this tree)": True, "line (this tree)": True, "heatmap, projector (this tree)": True}
 
 
 def test_smoke_app_in_chromium():
