@@ -14,6 +14,8 @@
 """
 from __future__ import annotations
 
+from .relayout import merge, relayout
+
 SEQUENTIAL = [[0.0, "#f7fbff"], [0.125, "#deebf7"], [0.25, "#c6dbef"], [0.375, "#9ecae1"], [0.5, "#6baed6"],
               [0.625, "#4292c6"], [0.75, "#2171b5"], [0.875, "#08519c"], [1.0, "#08306b"]]
 DIVERGING = "RdBu_r"        # plotly's RdBu runs red (low) -> blue (high); reversed, red is positive
@@ -87,8 +89,6 @@ def projector(fig):
     """The same figure for a projector, as a new figure: PRESENT type sizes on the layout, every axis (ticks and
     titles; a log axis labelled at its decades only), the title and the annotations (panel titles), the text in
     cells and beside points, and 25 % more height."""
-    from .relayout import merge, relayout
-
     layout = fig.layout
     props = {"font": {"size": max(layout.font.size or FONT_SIZE, PRESENT["font"])},
              "legend": {"font": {"size": max(layout.legend.font.size or 0, PRESENT["font"])}},
@@ -105,12 +105,12 @@ def projector(fig):
     upright = any(trace.type == "heatmap" for trace in fig.data)     # token labels upright: one per column
 
     def axis_props(axis: dict, x: bool) -> dict:
-        props = {"tickfont": {"size": PRESENT["tick"]}, "title": {"font": {"size": PRESENT["font"]}}}
+        changes = {"tickfont": {"size": PRESENT["tick"]}, "title": {"font": {"size": PRESENT["font"]}}}
         if x and upright:
-            props["tickangle"] = -90
+            changes["tickangle"] = -90
         if axis.get("type") == "log":                                 # 2 and 5 at ¾ size: decades only
-            props["dtick"] = 1
-        return props
+            changes["dtick"] = 1
+        return changes
 
     def trace_props(trace: dict) -> dict:                             # text in the cells and beside points
         if trace.get("texttemplate") or (trace.get("type") == "scatter" and "text" in (trace.get("mode") or "")):
