@@ -28,8 +28,9 @@ def as_array(data) -> np.ndarray:
 
 def _layout(fig: go.Figure, title: str = "", x_title: str = "", y_title: str = "",
             height: int | None = None, legend: bool = True, x_axes: Mapping | None = None,
-            y_axes: Mapping | None = None) -> go.Figure:
-    """The figures' common layout; x_axes and y_axes: more properties of every subplot's axes."""
+            y_axes: Mapping | None = None, props: Mapping | None = None) -> go.Figure:
+    """The figures' common layout; props: more of the layout's properties, x_axes and y_axes: more properties of
+    every subplot's axes."""
     x_axes = {**(x_axes or {}), "exponentformat": "none", "separatethousands": True}     # steps: 20,000, not 0.2×10⁵
     y_axes = {**(y_axes or {}), "exponentformat": "power"}
     if x_title:
@@ -37,6 +38,7 @@ def _layout(fig: go.Figure, title: str = "", x_title: str = "", y_title: str = "
     if y_title:
         y_axes["title"] = dict(text=escape(y_title))
     return relayout(fig, dict(
+        **(props or {}),
         title=dict(text=escape(title), font=dict(size=FONT_SIZE + 2)) if title else None,
         font=dict(size=FONT_SIZE), height=height, margin=dict(l=10, r=10, t=60 if title else 20, b=10),
         showlegend=legend,
@@ -100,20 +102,14 @@ def line_figure(series: Sequence[Mapping], *, title: str = "", x_title: str = ""
                 log_x: bool = False, log_y: bool = False, height: int = 420,
                 markers: bool = False) -> go.Figure:
     """Lines; each series is {"x", "y", "name", optional "dash", "color", "width", "mode", "yaxis"}."""
-    fig = go.Figure()
-    for n, s in enumerate(series):
-        fig.add_trace(go.Scatter(
-            x=list(s["x"]), y=list(s["y"]), name=escape(s.get("name", "")),
-            mode=s.get("mode", "lines+markers" if markers else "lines"),
-            connectgaps=False,
-            line=dict(dash=s.get("dash", "solid"), color=s.get("color", PALETTE[n % len(PALETTE)]),
-                      width=s.get("width", 2.5)),
-            marker=dict(size=s.get("marker_size", 7))))
-    if log_x:
-        fig.update_xaxes(type="log")
-    if log_y:
-        fig.update_yaxes(type="log")
-    return _layout(fig, title, x_title, y_title, height)
+    fig = go.Figure([dict(
+        type="scatter", x=list(s["x"]), y=list(s["y"]), name=escape(s.get("name", "")),
+        mode=s.get("mode", "lines+markers" if markers else "lines"),
+        connectgaps=False,
+        line=dict(dash=s.get("dash", "solid"), color=s.get("color", PALETTE[n % len(PALETTE)]), width=s.get("width", 2.5)),
+        marker=dict(size=s.get("marker_size", 7))) for n, s in enumerate(series)])
+    return _layout(fig, title, x_title, y_title, height, x_axes={"type": "log"} if log_x else None,
+                   y_axes={"type": "log"} if log_y else None)
 
 
 def bar_figure(categories: Sequence[str], series: Mapping[str, Sequence[float]], *, title: str = "",
@@ -121,31 +117,29 @@ def bar_figure(categories: Sequence[str], series: Mapping[str, Sequence[float]],
                y_range: Sequence[float] | None = None, horizontal: bool = False) -> go.Figure:
     """Grouped bars: one group per category, one bar per series; horizontal: the categories top-down, each
     bar's text on its own row (room for many series)."""
-    fig = go.Figure()
     cats = [escape(c) for c in categories]
+    bars = []
     for n, (name, values) in enumerate(series.items()):
         vals = [float(v) for v in values]
         text = [_fmt(v, text_fmt) for v in vals] if text_fmt else None
         kwargs = dict(y=cats, x=vals, orientation="h") if horizontal else dict(x=cats, y=vals)
-        fig.add_trace(go.Bar(name=escape(name), text=text, textposition="outside",
-                             marker_color=PALETTE[n % len(PALETTE)], cliponaxis=False, **kwargs))
-    fig.update_layout(barmode="group")
+        bars.append(dict(type="bar", name=escape(name), text=text, textposition="outside",
+                         marker_color=PALETTE[n % len(PALETTE)], cliponaxis=False, **kwargs))
+    props, x_axes, y_axes = {"barmode": "group"}, {}, {}
     if y_range is not None:
-        (fig.update_xaxes if horizontal else fig.update_yaxes)(range=list(y_range))
+        (x_axes if horizontal else y_axes)["range"] = list(y_range)
     if horizontal:      # text no smaller than 10 px: the caller gives each bar that height
-        fig.update_yaxes(autorange="reversed")
-        fig.update_layout(uniformtext={"minsize": 10, "mode": "show"}, bargap=0.12, bargroupgap=0.0)
-    return _layout(fig, title, x_title, y_title, height, legend=len(series) > 1)
+        y_axes["autorange"] = "reversed"
+        props |= {"uniformtext": {"minsize": 10, "mode": "show"}, "bargap": 0.12, "bargroupgap": 0.0}
+    return _layout(go.Figure(bars), title, x_title, y_title, height, legend=len(series) > 1, x_axes=x_axes,
+                   y_axes=y_axes, props=props)
 
 
 def histogram_figure(samples: Mapping[str, Sequence[float]], *, title: str = "", x_title: str = "",
                      y_title: str = "", height: int = 380, nbins: int = 60) -> go.Figure:
-    fig = go.Figure()
-    for n, (name, values) in enumerate(samples.items()):
-        fig.add_trace(go.Histogram(x=list(values), name=escape(name), nbinsx=nbins, opacity=0.6,
-                                   marker_color=PALETTE[n % len(PALETTE)]))
-    fig.update_layout(barmode="overlay")
-    return _layout(fig, title, x_title, y_title, height)
+    fig = go.Figure([dict(type="histogram", x=list(values), name=escape(name), nbinsx=nbins, opacity=0.6,
+                          marker_color=PALETTE[n % len(PALETTE)]) for n, (name, values) in enumerate(samples.items())])
+    return _layout(fig, title, x_title, y_title, height, props={"barmode": "overlay"})
 
 
 def tick_labels(labels: Sequence[str]) -> list[str]:
