@@ -133,8 +133,9 @@ def test_bf16_on_a_cpu_without_avx512_bf16_is_said_to_be_slower(toy_checkpoints,
     """`quantize --bf16` where every bfloat16 product is converted (an AVX2 CPU) says that --int8 is the fast scheme
     there; int8, and bf16 on a CPU with AVX-512 BF16, say nothing of it."""
     from transformer_core.checkpoints import prepare as prepare_cli
+    from transformer_core.model import quantize
 
-    monkeypatch.setattr(torch.cpu, "_is_avx512_bf16_supported", lambda: avx512_bf16)
+    monkeypatch.setattr(quantize, "BF16_NATIVE", avx512_bf16)
     for scheme in ("bf16", "int8"):
         assert prepare_cli.main([str(toy_checkpoints / "toy-en"), str(tmp_path / scheme), f"--{scheme}"]) == 0
         said = capsys.readouterr()

@@ -60,7 +60,7 @@ FLOAT_ROWS = 8
 def slower_than_float(scheme: str | None) -> bool:
     """Whether the scheme computes slower than float32 on this CPU: bf16 without AVX-512 BF16, where every
     bfloat16 product is converted (an AVX2 CPU: opus-mt-en-de greedy 448 ms against 361, docs/performance.md)."""
-    return scheme == "bf16" and not torch.cpu._is_avx512_bf16_supported()
+    return scheme == "bf16" and not BF16_NATIVE
 
 
 def quantize_matrix(w: torch.Tensor, scheme: str) -> tuple[torch.Tensor, torch.Tensor | None]:
