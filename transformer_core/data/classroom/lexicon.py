@@ -18,7 +18,7 @@ Each lemma has an id ("noun:apple", "verb:eat") by which the split holds words o
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 
 FOLDER = Path(__file__).with_name("lexicon")
@@ -58,11 +58,11 @@ class Noun:
     de_plural: str      # "-": a mass noun
     cls: str
 
-    @property
+    @cached_property
     def id(self) -> str:
         return f"noun:{self.en}"
 
-    @property
+    @cached_property
     def countable(self) -> bool:
         return self.en_plural != "-"
 
@@ -79,7 +79,7 @@ class Place:
     de_to: str          # "zum Bahnhof"
     kind: str           # town, room, home, nature, country, city, furniture, other
 
-    @property
+    @cached_property
     def id(self) -> str:
         return f"place:{self.en}"
 
@@ -97,7 +97,7 @@ class Verb:
     de_prep: str        # preposition of a prepositional object, or ""
     de_case: str        # acc, dat
 
-    @property
+    @cached_property
     def id(self) -> str:
         return f"verb:{self.en}"
 
@@ -112,7 +112,7 @@ class Adjective:
     de_comp: str
     applies: tuple[str, ...]    # noun classes it describes, "weather", "place", "color" (the color words)
 
-    @property
+    @cached_property
     def id(self) -> str:
         return f"adj:{self.en}"
 
@@ -124,7 +124,7 @@ class TimeExpr:
     de: str
     tenses: tuple[str, ...]
 
-    @property
+    @cached_property
     def id(self) -> str:
         return f"time:{self.en}"
 
@@ -136,7 +136,7 @@ class Name:
     de: str
     gender: str
 
-    @property
+    @cached_property
     def id(self) -> str:
         return f"name:{self.en}"
 
@@ -150,7 +150,7 @@ class Number:
     ko_attr: str
     digits: bool = False    # written in digits in all three languages: "28 students", "학생 28명", "28 Schüler"
 
-    @property
+    @cached_property
     def id(self) -> str:
         return f"number:{self.n}"
 

@@ -239,8 +239,19 @@ def fits(adjective: Adjective, noun: Noun) -> bool:
     return noun.en not in NOT_SAID.get(adjective.en, ())
 
 
-_NOUNS: dict[tuple, tuple] = {}     # (the lexicon's noun table, classes) -> (that table, its nouns of the classes):
-                                    # Gen.nouns is asked ~70 times a sentence and took half of the generator's time
+_KEPT: dict[tuple, tuple] = {}      # (the ids of a lexicon's tables, a question) -> (those tables, the answer)
+
+
+def kept(tables: tuple, question, answer):
+    """answer(), once for each question about these lexicon tables (a lexicon's lists; lex.without makes new
+    ones): which nouns, verbs, places and times a choice may draw from depends on them alone, and filtering
+    the tables again for every choice took most of the generator's time (Gen.nouns, asked ~70 times a
+    sentence, half of it).  The tables are kept with the answer, so their ids are not reused meanwhile."""
+    key = (tuple(map(id, tables)), question)
+    hit = _KEPT.get(key)
+    if hit is None:
+        hit = _KEPT[key] = (tables, answer())
+    return hit[1]
 
 
 class Gen:
@@ -275,16 +286,15 @@ class Gen:
     def nouns(self, classes) -> list[Noun]:
         """The nouns of the classes; classes may also name single nouns ("noun:music", one a verb takes
         without its whole class: hear music, not every subject)."""
-        key = (id(self.lex.nouns), classes if isinstance(classes, str | tuple | frozenset) else tuple(classes))
-        kept = _NOUNS.get(key)
-        if kept is None or kept[0] is not self.lex.nouns:      # (the table kept beside them: its id is not reused)
-            kept = _NOUNS[key] = (self.lex.nouns, [n for n in self.lex.nouns if n.cls in classes or n.id in classes])
-        return list(kept[1])
+        classes = classes if isinstance(classes, str | tuple | frozenset) else tuple(classes)
+        return list(kept((self.lex.nouns,), ("nouns", classes),
+                         lambda: [n for n in self.lex.nouns if n.cls in classes or n.id in classes]))
 
     def verbs(self, frame: str, animal: bool = False) -> list[Verb]:
-        return [v for v in self.lex.verbs if v.frame == frame
-                and (v.en in ANIMAL_VERBS if animal else frame != "intr" or v.en not in ANIMAL_ONLY)
-                and (frame != "tr" or self.nouns(v.obj))]
+        return list(kept((self.lex.verbs, self.lex.nouns), ("verbs", frame, animal), lambda: [
+            v for v in self.lex.verbs if v.frame == frame
+            and (v.en in ANIMAL_VERBS if animal else frame != "intr" or v.en not in ANIMAL_ONLY)
+            and (frame != "tr" or self.nouns(v.obj))]))
 
     def adjective_for(self, cls: str, comparative: bool = False, noun: Noun | None = None):
         """An adjective of the class, and of the noun if given (fits)."""
@@ -363,7 +373,8 @@ class Gen:
                 return p.kind in where
             outdoors = verb.frame != "tr" or verb.en in OUTDOOR_THINGS
             return p.kind not in ("furniture", "country") and (p.kind != "nature" or outdoors)
-        return self.pick([p for p in self.lex.places if done_there(p)] or self.lex.places)
+        return self.pick(kept((self.lex.places,), ("places", verb.en, verb.frame),
+                              lambda: [p for p in self.lex.places if done_there(p)] or self.lex.places))
 
     def little(self, noun: Noun) -> bool:
         """Whether 남동생/여동생 is said "little brother"/"little sister" this time."""
@@ -396,12 +407,13 @@ class Gen:
             return None
         state, often = verb in STATIVE, verb in EVERY_FEW_MINUTES_VERBS
         brief = verb in BRIEF
-        return self.pick([t for t in self.lex.times if tense in t.tenses and (how_long or not t.en.startswith("for "))
-                          and (every or not t.en.startswith("every "))
-                          and (often or t.en not in EVERY_FEW_MINUTES)
-                          and not ((state or verb in UNPLANNED) and t.en.startswith(MOMENTS))
-                          and not (brief and SPANS & set(t.en.split()))
-                          and not (neg and t.en.startswith(NOT_NEGATED))
-                          and not (verb in BEDTIME_VERBS and t.en == "before bed")
-                          and (not of_day or t.en.startswith(OF_THE_DAY))
-                          and not NOT_MEALTIME.get(verb, set()) & set(t.en.split())])
+        return self.pick(kept((self.lex.times,), ("times", tense, how_long, every, verb, neg, of_day), lambda: [
+            t for t in self.lex.times if tense in t.tenses and (how_long or not t.en.startswith("for "))
+            and (every or not t.en.startswith("every "))
+            and (often or t.en not in EVERY_FEW_MINUTES)
+            and not ((state or verb in UNPLANNED) and t.en.startswith(MOMENTS))
+            and not (brief and SPANS & set(t.en.split()))
+            and not (neg and t.en.startswith(NOT_NEGATED))
+            and not (verb in BEDTIME_VERBS and t.en == "before bed")
+            and (not of_day or t.en.startswith(OF_THE_DAY))
+            and not NOT_MEALTIME.get(verb, set()) & set(t.en.split())]))

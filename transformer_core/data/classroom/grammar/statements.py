@@ -28,6 +28,7 @@ from .gen import (
     fits,
     going,
     in_season,
+    kept,
 )
 
 COMPANION_P = 0.12      # how often a clause says who with: "I play soccer with my father."
@@ -280,8 +281,10 @@ def two_adjectives(word: str):
     or the weather: 'It is cold and windy today.' -> '오늘은 춥고 바람이 세다.' -> 'Es ist heute kalt und windig.'"""
     def said_of(g: Gen, cls: str) -> list:
         """The adjectives of the class that join with another of them."""
-        adjectives = [a for a in g.lex.adjectives if cls in a.applies]
-        return [a for a in adjectives if any(joinable(word, a, b) for b in adjectives)]
+        def joining() -> list:
+            adjectives = [a for a in g.lex.adjectives if cls in a.applies]
+            return [a for a in adjectives if any(joinable(word, a, b) for b in adjectives)]
+        return kept((g.lex.adjectives,), ("joining", word, cls), joining)
 
     def build(g: Gen) -> Example:
         firsts = said_of(g, "weather")
