@@ -4,6 +4,7 @@ each OPUS-MT configuration built with transformers), a prepared folder loads wit
 refuses malformed files, and every view runs on a quantized model."""
 import copy
 import json
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -67,9 +68,12 @@ def trained_scale(model) -> None:
 @pytest.fixture(scope="module")
 def opus_folder(tmp_path_factory, toy_pairs):
     """name -> a random MarianMTModel of that OPUS-MT configuration (trained_scale), 2 + 2 layers at full width,
-    saved as the Hub holds it, with a tiny vocabulary (</s> at the configuration's EOS id)."""
+    saved as the Hub holds it, with a tiny vocabulary (</s> at the configuration's EOS id); built when first
+    asked for."""
     import transformers
+    from transformers.initialization import no_init_weights
 
+    @cache
     def build(name):
         folder = tmp_path_factory.mktemp(name)
         vocab = write_vocabulary(folder, toy_pairs)
@@ -81,18 +85,20 @@ def opus_folder(tmp_path_factory, toy_pairs):
                                                                           OPUS_LANGUAGES[name], strict=True))))
         cfg = marian_config(name, vocab_size=len(pieces), pad_token_id=len(pieces) - 1, encoder_layers=2,
                             decoder_layers=2, max_position_embeddings=64)
+        with no_init_weights():         # trained_scale sets every weight; no_init_weights also skips the tying
+            model = transformers.MarianMTModel(cfg).eval()
+        model.tie_weights()             # one embedding matrix for both sides and the output, as the Hub's models
         torch.manual_seed(0)
-        model = transformers.MarianMTModel(cfg).eval()
         trained_scale(model)
         model.save_pretrained(folder)
         return folder
-    return {name: build(name) for name in OPUS}
+    return build
 
 
 @pytest.mark.parametrize("scheme", ["int8", "bf16"])
 @pytest.mark.parametrize("name", list(OPUS))
 def test_a_quantized_opus_configuration_follows_the_float_model(opus_folder, toy_pairs, name, scheme):
-    ckpt = load_checkpoint(opus_folder[name])
+    ckpt = load_checkpoint(opus_folder(name))
     assert (ckpt.config.d_model, ckpt.config.n_heads, ckpt.config.d_ff) == (
         OPUS[name]["d_model"], OPUS[name]["encoder_attention_heads"], OPUS[name]["encoder_ffn_dim"])
     quantized = quantize_model(copy.deepcopy(ckpt.model), scheme)
@@ -104,7 +110,7 @@ def test_a_quantized_opus_configuration_follows_the_float_model(opus_folder, toy
 
 
 def test_a_prepared_folder_holds_int8_and_loads_without_a_float_copy(opus_folder, tmp_path):
-    source = load_checkpoint(opus_folder["opus-mt-tc-big-en-ko"])
+    source = load_checkpoint(opus_folder("opus-mt-tc-big-en-ko"))
     expected = quantize_model(copy.deepcopy(source.model), "int8")
     out = prepare(source, tmp_path / "enko-big", "int8", source="Helsinki-NLP/opus-mt-tc-big-en-ko")
     info = json.loads((out / PREPARED).read_text())
@@ -147,7 +153,7 @@ def test_hub_pull_prepares_an_int8_marian_folder_from_the_local_cache(opus_folde
     from test_upload import hf_cache
 
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-    cache = hf_cache(tmp_path, opus_folder["opus-mt-ko-en"])
+    cache = hf_cache(tmp_path, opus_folder("opus-mt-ko-en"))
     out = tmp_path / "koen"
     assert hub.main(["pull", "user/repo", "--cache-dir", str(cache), "--to", str(out), "--int8"]) == 0
     assert f"prepared {out}: int8" in capsys.readouterr().out
