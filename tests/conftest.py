@@ -15,15 +15,32 @@ def pytest_configure(config):
 
     Every AppTest run scans all installed distributions for Streamlit components (0.13 s a run, hundreds of
     runs a suite). The installed packages do not change while the tests run, so the scan is made once per test
-    process; its answer is the same."""
+    process; its answer is the same.
+
+    Every AppTest run also compiles app.py and its page anew (a fresh ScriptCache a run: Streamlit's magic
+    rewrites the script's syntax tree first), 5 s of tests/test_pages.py's and test_page_marian.py's 86 s.
+    The compiled code is kept per test process, for the file as it is (its path, modification time and size)."""
     import functools
     import os
 
+    from streamlit import config as streamlit_config
     from streamlit.components.v2 import manifest_scanner
+    from streamlit.runtime.scriptrunner.script_cache import ScriptCache
 
     os.environ.setdefault("ATLAS_COMPUTE_TIMEOUT_S", "120")
 
     manifest_scanner.scan_component_manifests = functools.cache(manifest_scanner.scan_component_manifests)
+
+    compiled, compile_script = {}, ScriptCache.get_bytecode
+
+    def get_bytecode(self, script_path: str):
+        stat = os.stat(script_path)
+        key = (os.path.abspath(script_path), stat.st_mtime_ns, stat.st_size,
+               streamlit_config.get_option("runner.magicEnabled"))
+        if key not in compiled:
+            compiled[key] = compile_script(self, script_path)
+        return compiled[key]
+    ScriptCache.get_bytecode = get_bytecode
 
 
 # --- Core test fixtures (tests/test_checkpoint.py, tests/test_train.py) ----------------------

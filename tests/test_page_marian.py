@@ -61,14 +61,19 @@ def marian_root(tmp_path_factory, toy_pairs):
     return root
 
 
+@pytest.fixture(scope="module")
+def marian_ckpt(marian_root):
+    return load_checkpoint(marian_root / NAME)
+
+
 @pytest.fixture
-def marian_app(marian_root, monkeypatch):
+def marian_app(marian_root, marian_ckpt, monkeypatch):
     from pages.ui import model_state
 
     monkeypatch.setattr(model_state, "CHECKPOINTS_DIR", marian_root)
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_OFFLINE", True)
-    return load_checkpoint(marian_root / NAME)
+    return marian_ckpt
 
 
 def app(lang, page=None, **state):
