@@ -14,7 +14,7 @@
 """
 from __future__ import annotations
 
-from .relayout import merge, relayout
+from .relayout import relayout
 
 SEQUENTIAL = [[0.0, "#f7fbff"], [0.125, "#deebf7"], [0.25, "#c6dbef"], [0.375, "#9ecae1"], [0.5, "#6baed6"],
               [0.625, "#4292c6"], [0.75, "#2171b5"], [0.875, "#08519c"], [1.0, "#08306b"]]
@@ -97,11 +97,10 @@ def projector(fig):
         props["title"] = {"font": {"size": PRESENT["title"]}}
     if layout.height:
         props["height"] = int(layout.height * 1.25) + 30
-    if layout.annotations:
-        props["annotations"] = []
-        for annotation in layout.annotations:
-            props["annotations"].append(annotation.to_plotly_json())
-            merge(props["annotations"][-1], {"font": {"size": max(annotation.font.size or 0, PRESENT["font"])}})
+    if layout.annotations:                                            # panel titles
+        props["annotations"] = [{**a.to_plotly_json(), "font": {**a.font.to_plotly_json(),
+                                                                 "size": max(a.font.size or 0, PRESENT["font"])}}
+                                for a in layout.annotations]
     upright = any(trace.type == "heatmap" for trace in fig.data)     # token labels upright: one per column
 
     def axis_props(axis: dict, x: bool) -> dict:
