@@ -38,7 +38,7 @@ DEV_STAMP := $(VENV)/.stamp-dev-$(DEV_HASH)
 help:
 	@echo "make run           start the app (http://localhost:8501)"
 	@echo "make test          run the test suite (both cores: pytest-xdist)"
-	@echo "make check         the suite without the browser, load and training tests: the inner loop"
+	@echo "make check         the suite without the browser, load and training tests (LOAD_TESTS, TRAINING_TESTS)"
 	@echo "make lint          ruff on the Python code, hadolint on the Dockerfiles"
 	@echo "make docker-smoke  build and run the Docker image with podman, check the home page"
 	@echo "make deploy-smoke  deploy/kubernetes.yaml with 2 replicas in podman behind HAProxy, check stickiness"
@@ -60,7 +60,13 @@ run: deps
 # The 15 slowest tests are listed after each part (pyproject.toml).
 PYTEST_WORKERS ?= 2
 BROWSER_TESTS := tests/test_browser*.py
-CHECK_SKIP := --ignore=tests/test_server_load.py --ignore=tests/test_benchmarks.py --ignore=tests/test_train.py
+# make check leaves out, besides the browser tests:
+#   load:     many sessions, crafted models' heaviest runs and memory bounds, a full compute pool
+#   training: the trainer, checkpoint averaging, the corpus builders and the classroom generator
+#   the benchmark scripts' smoke runs
+LOAD_TESTS := tests/test_server_load.py tests/test_cost.py tests/test_page_load.py tests/test_malloc.py
+TRAINING_TESTS := tests/test_train.py tests/test_average.py tests/test_data.py tests/test_classroom_*.py
+CHECK_SKIP := $(foreach t,$(LOAD_TESTS) $(TRAINING_TESTS) tests/test_benchmarks.py,--ignore-glob='$(t)')
 
 test: dev
 	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist worksteal --ignore-glob='$(BROWSER_TESTS)' tests
