@@ -21,10 +21,15 @@ def same(a: dict, b: dict) -> bool:
         all(np.array_equal(a[k][kind], b[k][kind]) for kind in a[k]) if k == "attn" else a[k] == b[k] for k in a)
 
 
+@pytest.fixture(scope="module")
+def pool() -> WorkPool:
+    """One worker process for the module's comparisons (a process takes ~2.5 s to start and import torch)."""
+    return WorkPool(workers=1, queue=0, timeout_s=120, processes=True)
+
+
 @pytest.mark.parametrize("kind", ["translation", "steps"])
-def test_a_worker_process_runs_the_folder_as_the_server_would(toy_checkpoints, kind):
+def test_a_worker_process_runs_the_folder_as_the_server_would(toy_checkpoints, pool, kind):
     folder = str(toy_checkpoints / "toy-en")
-    pool = WorkPool(workers=1, queue=0, timeout_s=120, processes=True)
     there = pool.run(runs.run_folder, kind, folder, TEXT, 1, ())
     here = runs.RUNS[kind](load_checkpoint(folder), TEXT, 1, ())
     if kind == "translation":
@@ -46,7 +51,7 @@ def test_a_changed_folder_is_loaded_again(toy_checkpoints, toy_spm, tmp_path):
     assert not same(after, before)
 
 
-def test_every_other_run_kind_gives_the_same_in_a_worker_process(toy_checkpoints):
+def test_every_other_run_kind_gives_the_same_in_a_worker_process(toy_checkpoints, pool):
     folder = str(toy_checkpoints / "toy-en")
     ckpt = load_checkpoint(folder)
     tr = runs.translation(ckpt, TEXT, 1, ())
@@ -54,7 +59,6 @@ def test_every_other_run_kind_gives_the_same_in_a_worker_process(toy_checkpoints
     calls = {"greedy_steps": (TEXT, ()), "samples": (TEXT, 1.0, 5, 0.9, 3),
              "attribution": (src, out, "saliency"), "trace": (src, out), "decoding_steps": (src, out)}
     assert set(calls) | {"translation", "steps"} == set(runs.RUNS)
-    pool = WorkPool(workers=1, queue=0, timeout_s=120, processes=True)
     for kind, args in calls.items():
         there, here = pool.run(runs.run_folder, kind, folder, *args), runs.RUNS[kind](ckpt, *args)
         if kind == "trace":

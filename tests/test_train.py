@@ -358,3 +358,60 @@ def test_remap_vocab_fine_tunes_with_another_tokenizer(tmp_path, toy_pairs, toy_
     assert torch.allclose(new[piece], old[base.tokenizer.encode(text)].mean(0))     # a new piece: its old pieces' mean
     remapped = json.loads((out / "checkpoint" / "training.json").read_text(encoding="utf-8"))["init"]
     assert remapped["vocabulary_remapped"] == {"pieces": new_tok.vocab_size, "copied": len(shared)}
+
+
+def test_scores_are_recorded_in_training_json_and_the_card(tmp_path, toy_pairs, toy_spm):
+    """evaluate --tsv --record and alignment --record write their numbers and commands into the card."""
+    import json
+    import shutil
+
+    from transformer_core.explainer import alignment
+    from transformer_core.training import evaluate, train
+
+    data = tmp_path / "data"
+    data.mkdir()
+    for split, part in (("train", toy_pairs[:80]), ("valid", toy_pairs[80:90]), ("test", toy_pairs[90:])):
+        (data / f"{split}.en").write_text("".join(s + "\n" for s, _ in part), encoding="utf-8")
+        (data / f"{split}.de").write_text("".join(t + "\n" for _, t in part), encoding="utf-8")
+        (data / f"{split}.align").write_text("".join(" ".join(f"{i}-{i}" for i in range(len(s.split()))) + "\n"
+                                                     for s, _ in part), encoding="utf-8")
+    shutil.copyfile(toy_spm, data / "spm.model")
+    (data / "manifest.json").write_text(json.dumps({"source": {"name": "toy"}, "src_lang": "en", "tgt_lang": "de"}),
+                                        encoding="utf-8")
+    out = tmp_path / "run"
+    assert train.main(["--data", str(data), "--out", str(out), "--d-model", "16", "--heads", "2", "--encoder-layers",
+                       "1", "--decoder-layers", "1", "--d-ff", "32", "--steps", "2", "--max-tokens", "300",
+                       "--bleu-sentences", "2", "--test-beam", "1", "--device", "cpu"]) == 0
+    ckpt = out / "checkpoint"
+    tsv = tmp_path / "classroom.tsv"
+    tsv.write_text("en\tko\tde\n" + "".join(f"{s}\t-\t{t}\n" for s, t in toy_pairs[:5]), encoding="utf-8")
+    assert evaluate.main(["--checkpoint", str(ckpt), "--tsv", str(tsv), "--beam", "1", "--record", "classroom"]) == 0
+    assert alignment.main(["--checkpoint", str(ckpt), "--data", str(data), "--limit", "5", "--record", "--gold", "3"]) == 0
+    from transformer_core.checkpoints.load import load_checkpoint
+    gold = load_checkpoint(ckpt).gold
+    assert len(gold) == 3 and all(links == " ".join(f"{i}-{i}" for i in range(len(src.split())))
+                                  for src, (_, links) in gold.items())
+    assert list(gold)[0] == "I like apples." and gold["I like apples."][0] == "Ich mag Äpfel."   # the lecture's first
+    training = json.loads((ckpt / "training.json").read_text(encoding="utf-8"))
+    (classroom,) = training["evaluations"]
+    assert classroom["name"] == "classroom" and classroom["n"] == 5 and "--tsv" in classroom["command"]
+    assert training["alignment"]["sentences"] == 5 and len(training["alignment"]["heads"]) == 1
+    card = (ckpt / CARD).read_text(encoding="utf-8")
+    assert "## More evaluations" in card and f"{classroom['chrf']:.2f}" in card and "## Attention against gold" in card
+    assert evaluate.main(["--checkpoint", str(ckpt), "--tsv", str(tsv), "--beam", "1", "--record", "classroom"]) == 0
+    assert len(json.loads((ckpt / "training.json").read_text(encoding="utf-8"))["evaluations"]) == 1   # replaced
+    lines = [s for s, _ in toy_pairs[:7]]
+    one = load_checkpoint(ckpt)
+    assert evaluate.translate_all(one, lines, beam=2, workers=2) == evaluate.translate_all(one, lines, beam=2)  # 4 + 3
+    from transformer_core.training import mixes
+    assert mixes.main(["--run", f"toy=={ckpt}", "--run", f"toy again={ckpt}", "--set", f"toy={data}",
+                       "--tsv", f"classroom={tsv}", "--beam", "1", "--record", str(ckpt)]) == 0
+    m = json.loads((ckpt / "training.json").read_text(encoding="utf-8"))["mixes"]
+    assert [r["name"] for r in m["runs"]] == ["toy=", "toy again"] and m["valid_sets"] == ["toy"]
+    first, again = (r["scores"] for r in m["runs"])
+    assert all(again[name].pop("chrf_p") > 0.5 for name in ("toy", "classroom"))   # the same translations
+    assert first == again and first["toy"]["n"] == 10 and first["classroom"]["n"] == 5
+    assert first["classroom"]["chrf"] == classroom["chrf"]                  # the same sentences, the same score
+    card = (ckpt / CARD).read_text(encoding="utf-8")
+    assert "## Training mixes compared" in card and f"{first['toy']['bleu']:.2f} / {first['toy']['chrf']:.2f}" in card
+    assert f"{first['toy']['bleu']:.2f} / {first['toy']['chrf']:.2f} (p = " in card             # the second run's
