@@ -278,6 +278,8 @@ def focus_label(label: str) -> str:
 def test_a_class_uses_the_app_with_the_keyboard_alone(bundled_server, tabs):
     """#42 item 16, keys only: type a sentence and run it, change the model, switch a head off, and on the
     Training page play the replay."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     from test_browser import I18N
 
     en = I18N["en"]
@@ -302,10 +304,15 @@ def test_a_class_uses_the_app_with_the_keyboard_alone(bundled_server, tabs):
     tab.keyboard.press("Enter")
     tab.wait_for_function("() => !location.search.includes('model=enko')", timeout=HEALTH_TIMEOUT_S * 1000)
     settle(tab, HEALTH_TIMEOUT_S)                  # the new model's runs over: a later one would redraw the list
-    # a head off: the multiselect, its first option with Enter
-    open_options(tab, "the heads to switch off", focus_label(en["translate.off.select"]), most=400)
-    tab.keyboard.press("Enter")
-    tab.keyboard.press("Escape")
+    # a head off: the multiselect, its first option with Enter. Under load a rerun once landed between the list
+    # opening and the key, and no head was chosen: then open it again, at most OPEN_TRIES times
+    for _ in range(OPEN_TRIES):
+        open_options(tab, "the heads to switch off", focus_label(en["translate.off.select"]), most=400)
+        tab.keyboard.press("Enter")
+        tab.keyboard.press("Escape")
+        with contextlib.suppress(PlaywrightTimeout):
+            tab.wait_for_selector("[data-testid=stMultiSelect] [data-tag]", timeout=OPEN_WAIT_S * 1000)
+            break
     tab.wait_for_function("""(none) => document.querySelector('[data-testid=stMultiSelect] [data-tag]')
         && document.querySelector('[data-testid="stApp"]')?.getAttribute('data-test-script-state') === 'notRunning'
         && ![...document.querySelectorAll('[data-testid=stCaptionContainer]')].some(c => c.innerText.trim() === none)""",
