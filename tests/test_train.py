@@ -362,9 +362,6 @@ def test_remap_vocab_fine_tunes_with_another_tokenizer(tmp_path, toy_pairs, toy_
 
 def test_scores_are_recorded_in_training_json_and_the_card(tmp_path, toy_pairs, toy_spm):
     """evaluate --tsv --record and alignment --record write their numbers and commands into the card."""
-    import json
-    import shutil
-
     from transformer_core.explainer import alignment
     from transformer_core.training import evaluate, train
 
@@ -387,7 +384,6 @@ def test_scores_are_recorded_in_training_json_and_the_card(tmp_path, toy_pairs, 
     tsv.write_text("en\tko\tde\n" + "".join(f"{s}\t-\t{t}\n" for s, t in toy_pairs[:5]), encoding="utf-8")
     assert evaluate.main(["--checkpoint", str(ckpt), "--tsv", str(tsv), "--beam", "1", "--record", "classroom"]) == 0
     assert alignment.main(["--checkpoint", str(ckpt), "--data", str(data), "--limit", "5", "--record", "--gold", "3"]) == 0
-    from transformer_core.checkpoints.load import load_checkpoint
     gold = load_checkpoint(ckpt).gold
     assert len(gold) == 3 and all(links == " ".join(f"{i}-{i}" for i in range(len(src.split())))
                                   for src, (_, links) in gold.items())
