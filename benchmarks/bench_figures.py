@@ -1,5 +1,6 @@
 """What the app's figures cost the server to build: the generic heatmap (a sentence's attention: tokens on both
-axes), a line figure, and a heatmap made ready for a projector (theme.projector), one thread, median ms.  With
+axes), a line figure, a heatmap made ready for a projector (theme.projector), and the Training page's log,
+lrate and replay figures, one thread, median ms.  With
 --baseline REV the same builders of `pages/` as of git revision REV are timed in the same run, interleaved.
 
     python benchmarks/bench_figures.py --baseline HEAD~1    # writes out/bench/figures.json
@@ -39,10 +40,22 @@ def calls(figures, theme, tokens: int) -> dict:
         return figures.heatmap(weights, x_labels=labels, y_labels=labels, title="attention", x_title="key",
                                y_title="query", zmin=0.0, zmax=1.0, show_values=tokens <= 12)
 
+    rounds = [400, 800, 1200, 1400, 1600, 1800]                # six fine-tuning rounds, as the bundled models'
+    curves = [{"title": name, "series": [{"x": steps, "y": list(rng.random(len(steps))), "name": "train"},
+                                         {"x": steps[::5], "y": list(rng.random(len(steps[::5]))), "name": "valid"}]}
+              for name in ("loss", "BLEU", "lrate")]
     return {"heatmap": attention,
             "line": lambda: figures.line_figure([{"x": steps, "y": [1 / s for s in steps], "name": "loss"}],
                                                 title="loss", x_title="step", y_title="loss", log_y=True),
-            "heatmap, projector": lambda: theme.projector(attention())}
+            "heatmap, projector": lambda: theme.projector(attention()),
+            "training log, 3 panels, 6 rounds": lambda: figures.log_figure(curves, x_title="step", round_starts=rounds,
+                                                                           round_label="fine-tuning"),
+            "lrate, warm-up and 6 rounds": lambda: figures.lr_figure(
+                steps, [{"y": [1 / s for s in steps], "name": "lrate"}], title="lrate", x_title="step",
+                logged={"x": steps[::5], "y": [1 / s for s in steps[::5]], "name": "logged"}, warmup=400,
+                warmup_label="warm-up", round_starts=rounds, round_label="fine-tuning"),
+            "replay frame": lambda: figures.history_figure(weights, 1000, labels, labels, steps, [1 / s for s in steps],
+                                                           title="head", loss_title="loss", step_label="step")}
 
 
 def main(argv=None) -> int:

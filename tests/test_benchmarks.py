@@ -95,7 +95,9 @@ def test_smoke_run(script):
         assert result["runs"]
     elif script == "bench_figures.py":
         assert {label: stats["median"] > 0 for label, stats in result["ms"].items()} == {
-            "heatmap (this tree)": True, "line (this tree)": True, "heatmap, projector (this tree)": True}
+            f"{name} (this tree)": True for name in ("heatmap", "line", "heatmap, projector",
+                                                     "training log, 3 panels, 6 rounds", "lrate, warm-up and 6 rounds",
+                                                     "replay frame")}
 
 
 def test_smoke_app_in_chromium():

@@ -7,38 +7,41 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from ..relayout import relayout
 from ..theme import PALETTE, SEQUENTIAL
 from .base import _hover, _layout, as_array, bar_figure, escape, line_figure, tick_labels
 
 ROUND_NUMBER_GAP = 0.1      # of the steps a panel spans: a number closer than that to the last one shown is left out
 
 
-def round_marks(fig: go.Figure, starts: Sequence[int], label: str) -> go.Figure:
+def round_marks(fig: go.Figure, starts: Sequence[int], label: str, more: Mapping | None = None) -> go.Figure:
     """A dashed line (on every panel) at each step where a later training run began: a fine-tune's.  The
     lines are numbered 1, 2, ... at the foot of each panel, where a number fits (one closer than
     ROUND_NUMBER_GAP of the steps to the last one shown is left out: its line stays), and one legend entry
     says what the lines are ("fine-tuning from here: 1-6"); six rounds' captions written out used to pile
-    up over each other, the curves and the ticks."""
-    if not starts:
+    up over each other, the curves and the ticks.  more: {"shapes", "annotations"} the caller adds as well.
+    Everything goes into the layout at once (relayout): update_layout validated each shape as it went."""
+    shapes, marks = list((more or {}).get("shapes", ())), list((more or {}).get("annotations", ()))
+    if starts:
+        xs = [x for trace in fig.data for x in (trace.x or ()) if x is not None]
+        span = (max(xs) - min(xs)) if xs else 0
+        panels = list(dict.fromkeys((trace.xaxis or "x", trace.yaxis or "y") for trace in fig.data))  # ("x2", "y2"), …
+        line, shown = dict(color=PALETTE[2], dash="dash"), None
+        for n, step in enumerate(starts, start=1):
+            fits = shown is None or not span or step - shown >= ROUND_NUMBER_GAP * span
+            for x, y in panels:
+                shapes.append(dict(type="line", x0=step, x1=step, xref=x, y0=0, y1=1, yref=f"{y} domain", line=line))
+                if fits:                    # just above the panel's top
+                    marks.append(dict(text=str(n), x=step, xref=x, y=1, yref=f"{y} domain", xanchor="center",
+                                      yanchor="bottom", showarrow=False, borderpad=0, font=dict(color=PALETTE[2])))
+            shown = step if fits else shown
+        numbers = "1" if len(starts) == 1 else f"1–{len(starts)}"
+        fig.add_trace(go.Scatter(x=[None], y=[None], mode="lines", name=f"{escape(label)}: {numbers}",
+                                 line=dict(color=PALETTE[2], dash="dash", width=2), hoverinfo="skip"))
+    if not shapes and not marks:
         return fig
-    xs = [x for trace in fig.data for x in (trace.x or ()) if x is not None]
-    span = (max(xs) - min(xs)) if xs else 0
-    panels = list(dict.fromkeys((trace.xaxis or "x", trace.yaxis or "y") for trace in fig.data))   # ("x2", "y2"), ...
-    line = dict(color=PALETTE[2], dash="dash")
-    shapes, marks, shown = [], [], None
-    for n, step in enumerate(starts, start=1):
-        fits = shown is None or not span or step - shown >= ROUND_NUMBER_GAP * span
-        for x, y in panels:                 # plain dicts, set once: add_vline took 250 ms for six lines on three panels
-            shapes.append(dict(type="line", x0=step, x1=step, xref=x, y0=0, y1=1, yref=f"{y} domain", line=line))
-            if fits:                        # just above the panel's top
-                marks.append(dict(text=str(n), x=step, xref=x, y=1, yref=f"{y} domain", xanchor="center",
-                                    yanchor="bottom", showarrow=False, borderpad=0, font=dict(color=PALETTE[2])))
-        shown = step if fits else shown
-    fig.update_layout(shapes=[*fig.layout.shapes, *shapes], annotations=[*fig.layout.annotations, *marks])
-    numbers = "1" if len(starts) == 1 else f"1–{len(starts)}"
-    fig.add_trace(go.Scatter(x=[None], y=[None], mode="lines", name=f"{escape(label)}: {numbers}",
-                             line=dict(color=PALETTE[2], dash="dash", width=2), hoverinfo="skip"))
-    return fig
+    return relayout(fig, {"shapes": [*(s.to_plotly_json() for s in fig.layout.shapes), *shapes],
+                          "annotations": [*(a.to_plotly_json() for a in fig.layout.annotations), *marks]})
 
 
 def lr_figure(steps: Sequence[int], curves: Sequence[Mapping], *, title: str = "", x_title: str = "",
@@ -52,10 +55,11 @@ def lr_figure(steps: Sequence[int], curves: Sequence[Mapping], *, title: str = "
         series.append({"x": list(logged["x"]), "y": list(logged["y"]), "name": logged["name"],
                        "mode": "markers", "color": PALETTE[3], "marker_size": 4})
     fig = line_figure(series, title=title, x_title=x_title, y_title=y_title, height=430)
-    if warmup:
-        fig.add_vline(x=warmup, line_dash="dot", line_color="#6b7280",
-                      annotation_text=escape(warmup_label), annotation_position="top")
-    return round_marks(fig, round_starts if logged is not None else (), round_label)
+    warmup_line = {"shapes": [dict(type="line", x0=warmup, x1=warmup, xref="x", y0=0, y1=1, yref="y domain",
+                                   line=dict(color="#6b7280", dash="dot"))],
+                   "annotations": [dict(text=escape(warmup_label), x=warmup, xref="x", y=1, yref="y domain",
+                                        xanchor="center", yanchor="bottom", showarrow=False)]} if warmup else None
+    return round_marks(fig, round_starts if logged is not None else (), round_label, warmup_line)
 
 
 def log_figure(panels: Sequence[Mapping], *, x_title: str = "", height: int = 360, round_starts: Sequence[int] = (),
@@ -73,8 +77,7 @@ def log_figure(panels: Sequence[Mapping], *, x_title: str = "", height: int = 36
                                      mode=s.get("mode", "lines"), connectgaps=False,
                                      line=dict(color=PALETTE[(c - 1 + n * 3) % len(PALETTE)], width=2)),
                           row=1, col=c)
-        fig.update_xaxes(title_text=escape(x_title), row=1, col=c)
-    fig = _layout(fig, height=height)
+    fig = _layout(fig, height=height, x_axes=dict(title=dict(text=escape(x_title))))     # every panel's
     if round_starts:
         fig.update_layout(margin_t=fig.layout.margin.t + 22)
     return round_marks(fig, round_starts, round_label)
@@ -97,11 +100,9 @@ def history_figure(weights, step: int, q_labels: Sequence[str], k_labels: Sequen
                              hoverinfo="skip"), row=1, col=2)
     fig.add_trace(go.Scatter(x=[step], y=[mark], mode="markers", marker=dict(size=14, color=PALETTE[1])),
                   row=1, col=2)
-    fig.update_yaxes(autorange="reversed", row=1, col=1)
-    fig.update_xaxes(title_text=escape(x_title), row=1, col=1)
-    fig.update_yaxes(title_text=escape(y_title), row=1, col=1)
-    fig.update_xaxes(title_text=escape(step_label), row=1, col=2)
-    return _layout(fig, height=480, legend=False)
+    return _layout(fig, height=480, legend=False, props={     # each axis its own, in the one layout pass
+        "xaxis": dict(title=dict(text=escape(x_title))), "xaxis2": dict(title=dict(text=escape(step_label))),
+        "yaxis": dict(autorange="reversed", title=dict(text=escape(y_title)))})
 
 
 def smoothing_figure(vocab: Sequence[str], distributions: Mapping[str, Sequence[float]], *,
