@@ -494,7 +494,7 @@ def test_integrated_gradients_past_the_bound_fall_back_to_what_fits(monkeypatch)
     at.text_input(key="tr_text").input(sentence).run()
     assert not at.exception
     ckpt = load_checkpoint(ROOT / "checkpoints" / "enko")
-    tr = translate(ckpt, sentence)                                  # the home page's default: the model's beam search
+    tr = translate(ckpt, sentence)                              # the home page's default: the model's beam search
     method, steps = cost.attribution_plan(ckpt.config, len(tr.src_ids), len(tr.out_ids), "integrated_gradients")
     assert (method, steps) != ("integrated_gradients", attribution.STEPS)
     notice = s["translate.attr.cheaper"].format(method=s["translate.attr.integrated_gradients"], n=len(tr.src_ids),
