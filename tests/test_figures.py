@@ -1,10 +1,12 @@
 """The figure builders draw exactly the numbers transformer_core computes."""
+import inspect
 import json
 import math
 from itertools import pairwise
 
 import numpy as np
 import pandas as pd
+import pytest
 import torch
 
 from pages.ui import figures
@@ -203,3 +205,86 @@ def test_relayout_makes_the_figure_plotlys_update_methods_make():
     assert json.loads(got.to_json()) == json.loads(expected.to_json())
     assert got.layout.title.text == "before" and got.layout.margin.l == 3 and got.layout.margin.t == 50   # merged
     assert got.layout.xaxis4.dtick == 1 and got.layout.xaxis.dtick is None and got.layout.template is not None
+
+
+TOKENS, WORDS = ["▁I", "▁like", "▁apples", "</s>"], ["▁나는", "▁사과를", "▁좋아한다", "</s>"]
+RNG = np.random.default_rng(0)
+WEIGHTS = torch.softmax(torch.from_numpy(RNG.normal(size=(2, 2, 4, 4))), dim=-1).numpy()       # (L, h, T, S)
+SCORES = np.where(np.tril(np.ones((4, 4))) > 0, RNG.normal(size=(4, 4)), -np.inf)
+LINES = [{"x": [1, 2, 3], "y": [0.5, 0.25, 0.125], "name": "<loss>"}, {"x": [1, 2, 3], "y": [1, 2, 3], "name": "b"}]
+# every builder (a variant after "/"), with the options that change what it draws
+CATALOGUE = {
+    "heatmap": lambda: figures.heatmap(WEIGHTS[0, 0], x_labels=TOKENS, y_labels=WORDS, title="t", x_title="k",
+                                       y_title="q", colorbar_title="w", show_values=True),
+    "heatmap/unlabelled": lambda: figures.heatmap(sinusoidal_encoding(50, 32).numpy(), zmid=0),
+    "line_figure": lambda: figures.line_figure(LINES, title="t", x_title="x", y_title="y", log_x=True, markers=True),
+    "bar_figure": lambda: figures.bar_figure(TOKENS, {"a": [0.1, 0.2, 0.3, 0.4], "b": [1, 2, 3, 4]}, y_range=(0, 5)),
+    "bar_figure/horizontal": lambda: figures.bar_figure(TOKENS, {"a": [0.1, 0.2, 0.3, 0.4]}, text_fmt=None, horizontal=True),
+    "histogram_figure": lambda: figures.histogram_figure({"a": RNG.normal(size=50).tolist(), "b": [1.0, 2.0]}, title="t"),
+    "attention_grid": lambda: figures.attention_grid(WEIGHTS, WORDS, TOKENS, panel_titles=[["1", "2"], ["3", "4"]],
+                                                     selected=(1, 0), masked=np.triu(np.ones((4, 4)), 1) > 0),
+    "attention_heatmap": lambda: figures.attention_heatmap(WEIGHTS[1, 1], WORDS, TOKENS, title="t", colorbar_title="w",
+                                                           masked=np.triu(np.ones((4, 4)), 1) > 0, masked_name="m"),
+    "alignment_figure": lambda: figures.alignment_figure(WEIGHTS[1, 0], TOKENS, WORDS, title="t", gold=[(0, 0), (2, 1)],
+                                                  gold_name="gold"),
+    "matrix_panels": lambda: figures.matrix_panels([RNG.normal(size=(4, 8))], TOKENS, panel_titles=["Q"], band=4,
+                                                   band_labels=["1", "2"], x_title="d_k"),
+    "matrix_panels/split": lambda: figures.matrix_panels(list(RNG.normal(size=(2, 4, 4))), TOKENS, symmetric=False,
+                                                          panel_titles=["1", "2"]),
+    "position_stats_figure": lambda: figures.position_stats_figure(TOKENS, [
+        {"title": "a", "series": [{"name": "n", "y": [1, 2, 3, 4]}]},
+        {"title": "b", "series": [{"name": "n", "y": [4, 3, 2, 1], "dash": "dot"}]}], title="t", x_title="x"),
+    "cost_figure": lambda: figures.cost_figure([1, 10, 100, 1000], {"self": [1, 100, 1e4, 1e6], "rnn": [10, 100, 1e3, 1e4]},
+                                        crossover=512, crossover_label="n = d", marker_n=7, marker_label="here"),
+    "topk_figure": lambda: figures.topk_figure(WORDS, [0.7, 0.2, 0.05, 0.0001], chosen=[0], title="t", x_title="p"),
+    "mask_heatmap": lambda: figures.mask_heatmap(make_trg_mask(torch.tensor([[1, 2, 3, 0]]), 0)[0, 0], TOKENS, TOKENS),
+    "batch_mask_heatmap": lambda: figures.batch_mask_heatmap([[1, 1, 0], [1, 1, 1]], [["a", "b", "<pad>"], ["c", "d", "e"]],
+                                                     ["1", "2"]),
+    "scores_heatmap": lambda: figures.scores_heatmap(SCORES, TOKENS, TOKENS, title="t"),
+    "scores_heatmap/probabilities": lambda: figures.scores_heatmap(WEIGHTS[0, 1], TOKENS, TOKENS, probabilities=True),
+    "leak_figure": lambda: figures.leak_figure(TOKENS, [0, 0, 0.3, 0.1], [0.2, 0.1, 0.3, 0.1], 2, with_name="with",
+                                        without_name="without", changed_label="changed"),
+    "pe_waves": lambda: figures.pe_waves(sinusoidal_encoding(10, 8).numpy(), [0, 1], ["0", "1"],
+                                      curve_x=np.linspace(0, 9, 30), curve=RNG.normal(size=(30, 2))),
+    "pe_heatmap": lambda: figures.pe_heatmap(sinusoidal_encoding(20, 16).numpy(), colorbar_title="PE"),
+    "similarity_heatmap": lambda: figures.similarity_heatmap(RNG.normal(size=(6, 6))),
+    "rotation_figure": lambda: figures.rotation_figure(RNG.normal(size=(8, 2)), 1, 2, [1, 0], [0, 1], [0, 1], all_name="all",
+                                                start_name="a", target_name="b", rotated_name="c"),
+    "encoding_figure/lines": lambda: figures.encoding_figure({"5": np.arange(5.0)[:, None], "8": np.arange(8.0)[:, None]}),
+    "encoding_figure": lambda: figures.encoding_figure({"5": RNG.normal(size=(5, 3)), "8": RNG.normal(size=(8, 3))},
+                                                         x_title="pos", y_title="dim"),
+    "lr_figure": lambda: figures.lr_figure(
+        [1, 2000, 4000, 8000], [{"y": lrate_curve(4), "name": "yours"}, {"y": [1, 2, 3, 4], "name": "p", "dash": "dash"}],
+        logged={"x": [1, 10], "y": [0.1, 0.2], "name": "log"}, warmup=4000, warmup_label="warm-up", round_starts=[2000],
+        round_label="run"),
+    "log_figure": lambda: figures.log_figure([{"title": "loss", "series": LINES}, {"title": "BLEU", "series": LINES}],
+                                               x_title="step", round_starts=[2, 3], round_label="run"),
+    "history_figure": lambda: figures.history_figure(WEIGHTS[0, 0], 2, WORDS, TOKENS, [1, 2, 3], [3.0, 2.0, 1.0],
+                                                   title="t", loss_title="loss", step_label="step"),
+    "smoothing_figure": lambda: figures.smoothing_figure(TOKENS, {"one-hot": [0, 1, 0, 0], "ε = 0.1": [0.03, 0.9, 0.03, 0.03]}),
+    "residual_figure": lambda: figures.residual_figure([{"stages": ["x", "+attn"], "norms": [[1, 2, 3, 4], [2, 3, 4, 5]]}],
+                                                [TOKENS], panel_titles=["encoder"], title="t", y_title="‖x‖"),
+    "top_next_figure": lambda: figures.top_next_figure(TOKENS, [WORDS[:2]] * 4, RNG.random((4, 2)), colorbar_title="p"),
+}
+
+
+def test_the_catalogue_holds_every_builder():
+    builders = {name for name, fn in inspect.getmembers(figures, inspect.isfunction)
+                if "Figure" in str(inspect.signature(fn).return_annotation)}
+    assert builders == {name.split("/")[0] for name in CATALOGUE}
+
+
+@pytest.mark.parametrize("name", CATALOGUE)
+def test_every_figure_passes_plotlys_checks_and_they_change_nothing(name):
+    """The builders make their figures without plotly's checks (relayout.figure): each figure, and the same made
+    ready for a projector, is a valid plotly figure (go.Figure with its checks raises on an unknown property or
+    a bad value), and the JSON the browser gets is the same as that of the figure made with them."""
+    import plotly.graph_objects as go
+
+    from pages.ui.live_chart import figure_json
+    from pages.ui.theme import projector
+
+    fig = CATALOGUE[name]()
+    for drawn in (fig, projector(fig)):
+        checked = go.Figure(drawn.to_plotly_json())
+        assert json.loads(figure_json(drawn)) == json.loads(figure_json(checked))

@@ -14,11 +14,15 @@
 """
 from __future__ import annotations
 
+from plotly.colors import sequential
+
 from .relayout import relayout
 
 SEQUENTIAL = [[0.0, "#f7fbff"], [0.125, "#deebf7"], [0.25, "#c6dbef"], [0.375, "#9ecae1"], [0.5, "#6baed6"],
               [0.625, "#4292c6"], [0.75, "#2171b5"], [0.875, "#08519c"], [1.0, "#08306b"]]
-DIVERGING = "RdBu_r"        # plotly's RdBu runs red (low) -> blue (high); reversed, red is positive
+# plotly's RdBu runs red (low) -> blue (high); reversed, red is positive.  Its stops, not its name: plotly.js knows
+# no "RdBu_r", and a figure made without plotly's checks (relayout.figure) keeps a name as it is
+DIVERGING = [[i / (len(sequential.RdBu_r) - 1), color] for i, color in enumerate(sequential.RdBu_r)]
 MASK_COLORS = ((0.0, "#d1d5db"), (1.0, "#2563eb"))
 UNCERTAIN = "orange"        # a colour of Streamlit's markdown (:orange[…], :orange-background[…])
 # One token's lines (live_chart's focus): what is not that token's is drawn at this opacity.

@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import plotly.graph_objects as go
 
+from ..relayout import figure
 from ..theme import FONT_SIZE, PALETTE
 from .base import _axis_suffix, _rounded, _unit, escape, tick_labels
 
@@ -376,7 +377,7 @@ def residual_figure(stacks: Sequence[Mapping], tokens: Sequence[Sequence[str]], 
                    "margin": {"l": 10, "r": 10, "t": 70 if title else 34, "b": 10}, "hovermode": "closest"})
     if title:
         layout["title"] = {"text": escape(title), "font": {"size": FONT_SIZE + 1}}
-    return go.Figure(data=data, layout=layout, _validate=False)
+    return figure(data, layout)
 
 
 def top_next_figure(rows: Sequence[str], tokens: Sequence[Sequence[str]], probs, *, title: str = "",
@@ -399,4 +400,4 @@ def top_next_figure(rows: Sequence[str], tokens: Sequence[Sequence[str]], probs,
               "yaxis": {"type": "category", "autorange": "reversed", "title": {"text": escape(y_title)}}}
     if title:
         layout["title"] = {"text": escape(title), "font": {"size": FONT_SIZE + 1}}
-    return go.Figure(data=[trace], layout=layout, _validate=False)
+    return figure([trace], layout)

@@ -11,6 +11,7 @@ import plotly.graph_objects as go
 
 from transformer_core.serving.cost import FIGURE_CELLS
 
+from ..relayout import figure
 from ..theme import DIVERGING, FOCUS_DIM, FONT_SIZE, PALETTE, SEQUENTIAL
 from .base import _axis_suffix, _faded, _hover, _rounded, _unit, as_array, escape, line_figure, mask_trace, tick_labels
 
@@ -123,7 +124,7 @@ def attention_grid(weights, q_labels: Sequence[str], k_labels: Sequence[str], *,
                  "zmin": 0.0, "zmax": 1.0, "xgap": trace["xgap"], "ygap": trace["ygap"], "name": "focus"})
     groups = [[layer] * H for layer in range(L)] if groups is None else [[int(g) for g in row] for row in groups]
     layout["meta"]["focus"] = {"kind": "grid", "trace": len(data) - 1, "dim": 1 - FOCUS_DIM, "groups": groups}
-    return go.Figure(data=data, layout=layout, _validate=False)
+    return figure(data, layout)
 
 
 def grid_panel(fig, layer: int, head: int) -> np.ndarray:
@@ -184,7 +185,7 @@ def attention_heatmap(matrix, q_labels: Sequence[str], k_labels: Sequence[str], 
     if masked is not None:
         cover = np.where(np.asarray(masked, dtype=bool), 1.0, np.nan)
         data.append(mask_trace(cover, trace["x"], trace["y"], masked_name, gap=trace["xgap"]))
-    return go.Figure(data=data, layout=layout, _validate=False)
+    return figure(data, layout)
 
 
 ALIGN_BINS = 8
@@ -261,7 +262,7 @@ def alignment_figure(weights, src_labels: Sequence[str], tgt_labels: Sequence[st
                    "yanchor": "bottom", "showarrow": False, "font": {"color": PALETTE[1]}}]}
     if title:
         layout["title"] = {"text": escape(title), "font": {"size": FONT_SIZE + 1}}
-    return go.Figure(data=data, layout=layout, _validate=False)
+    return figure(data, layout)
 
 
 def matrix_panels(panels: Sequence, row_labels: Sequence[str], *, panel_titles: Sequence[str],
@@ -315,7 +316,7 @@ def matrix_panels(panels: Sequence, row_labels: Sequence[str], *, panel_titles: 
                    "margin": {"l": 10, "r": 10, "t": 70 if title else 34, "b": 10}})
     if title:
         layout["title"] = {"text": escape(title), "font": {"size": FONT_SIZE + 1}}
-    return go.Figure(data=data, layout=layout, _validate=False)
+    return figure(data, layout)
 
 
 def position_stats_figure(labels: Sequence[str], panels: Sequence[Mapping], *, title: str = "",
@@ -351,7 +352,7 @@ def position_stats_figure(labels: Sequence[str], panels: Sequence[Mapping], *, t
                    "margin": {"l": 10, "r": 10, "t": 70 if title else 34, "b": 10}})
     if title:
         layout["title"] = {"text": escape(title), "font": {"size": FONT_SIZE + 1}}
-    return go.Figure(data=data, layout=layout, _validate=False)
+    return figure(data, layout)
 
 
 def cost_figure(n: Sequence[float], costs: Mapping[str, Sequence[float]], *, crossover: float | None = None,

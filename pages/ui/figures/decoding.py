@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 import plotly.graph_objects as go
 
+from ..relayout import figure
 from ..theme import FONT_SIZE, PALETTE
 from .base import _rounded, escape, tick_labels
 
@@ -33,4 +34,4 @@ def topk_figure(tokens: Sequence[str], probs: Sequence[float], *, chosen: Sequen
               "yaxis": {"type": "category", "autorange": "reversed"}}
     if title:
         layout["title"] = {"text": escape(title), "font": {"size": FONT_SIZE + 1}}
-    return go.Figure(data=[trace], layout=layout, _validate=False)
+    return figure([trace], layout)

@@ -8,6 +8,7 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from ..relayout import figure
 from ..theme import DIVERGING, PALETTE, SEQUENTIAL
 from .base import _layout, as_array, escape, heatmap, line_figure
 
@@ -56,23 +57,21 @@ def rotation_figure(circle_points, pos: int, k: int, start, target, rotated, *, 
     and T(k)·PE(pos) (which lands on PE(pos+k))."""
     pts = as_array(circle_points)
     theta = np.linspace(0, 2 * np.pi, 200)
-    fig = go.Figure()
-    fig.add_trace(go.Scatter(x=np.cos(theta).tolist(), y=np.sin(theta).tolist(), mode="lines",
-                             line=dict(color="#9ca3af", width=1), hoverinfo="skip", showlegend=False))
-    fig.add_trace(go.Scatter(x=pts[:, 0].tolist(), y=pts[:, 1].tolist(), mode="markers",
-                             marker=dict(size=6, color="#9ca3af"), name=escape(all_name),
-                             text=[str(p) for p in range(len(pts))],
-                             hovertemplate="%{text}: (%{x:.3f}, %{y:.3f})<extra></extra>"))
+    data = [dict(type="scatter", x=np.cos(theta).tolist(), y=np.sin(theta).tolist(), mode="lines",
+                 line=dict(color="#9ca3af", width=1), hoverinfo="skip", showlegend=False),
+            dict(type="scatter", x=pts[:, 0].tolist(), y=pts[:, 1].tolist(), mode="markers",
+                 marker=dict(size=6, color="#9ca3af"), name=escape(all_name), text=[str(p) for p in range(len(pts))],
+                 hovertemplate="%{text}: (%{x:.3f}, %{y:.3f})<extra></extra>")]
     a, b, r = as_array(start), as_array(target), as_array(rotated)
     for point, name, color, symbol, size in ((a, start_name, PALETTE[0], "circle", 16),
                                              (b, target_name, PALETTE[2], "circle", 22),
                                              (r, rotated_name, PALETTE[1], "x", 14)):
-        fig.add_trace(go.Scatter(x=[0, float(point[0])], y=[0, float(point[1])], mode="lines+markers",
-                                 name=escape(name), line=dict(color=color, width=3),
-                                 marker=dict(size=[0, size], color=color, symbol=symbol)))
-    fig.update_xaxes(range=[-1.25, 1.25], zeroline=True, scaleanchor="y", scaleratio=1)
-    fig.update_yaxes(range=[-1.25, 1.25], zeroline=True)
-    return _layout(fig, title, x_title, y_title, height=480)
+        data.append(dict(type="scatter", x=[0, float(point[0])], y=[0, float(point[1])], mode="lines+markers",
+                         name=escape(name), line=dict(color=color, width=3),
+                         marker=dict(size=[0, size], color=color, symbol=symbol)))
+    axis = dict(range=[-1.25, 1.25], zeroline=True)
+    return _layout(figure(data), title, x_title, y_title, height=480, x_axes=axis | dict(scaleanchor="y", scaleratio=1),
+                   y_axes=axis)
 
 
 def encoding_figure(tables: Mapping[str, np.ndarray], *, title: str = "", x_title: str = "",

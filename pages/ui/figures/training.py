@@ -5,11 +5,10 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
-from ..relayout import relayout
+from ..relayout import figure, relayout
 from ..theme import PALETTE, SEQUENTIAL
-from .base import _hover, _layout, as_array, bar_figure, escape, line_figure, tick_labels
+from .base import _axis_suffix, _hover, _layout, as_array, bar_figure, escape, line_figure, side_by_side, tick_labels
 
 ROUND_NUMBER_GAP = 0.1      # of the steps a panel spans: a number closer than that to the last one shown is left out
 
@@ -36,8 +35,8 @@ def round_marks(fig: go.Figure, starts: Sequence[int], label: str, more: Mapping
                                       yanchor="bottom", showarrow=False, borderpad=0, font=dict(color=PALETTE[2])))
             shown = step if fits else shown
         numbers = "1" if len(starts) == 1 else f"1–{len(starts)}"
-        fig.add_trace(go.Scatter(x=[None], y=[None], mode="lines", name=f"{escape(label)}: {numbers}",
-                                 line=dict(color=PALETTE[2], dash="dash", width=2), hoverinfo="skip"))
+        fig.add_trace(dict(type="scatter", x=[None], y=[None], mode="lines", name=f"{escape(label)}: {numbers}",
+                           line=dict(color=PALETTE[2], dash="dash", width=2), hoverinfo="skip"))
     if not shapes and not marks:
         return fig
     return relayout(fig, {"shapes": [*(s.to_plotly_json() for s in fig.layout.shapes), *shapes],
@@ -66,20 +65,18 @@ def log_figure(panels: Sequence[Mapping], *, x_title: str = "", height: int = 36
                round_label: str = "") -> go.Figure:
     """Side-by-side panels of a training log: panels = [{"title", "series": [{"x", "y", "name"}]}];
     round_starts: the steps where later runs (fine-tunes) began."""
-    fig = make_subplots(rows=1, cols=len(panels), subplot_titles=[escape(p["title"]) for p in panels],
-                        horizontal_spacing=0.07)
+    layout, data = side_by_side([escape(p["title"]) for p in panels], gap=0.07), []
     if round_starts:                        # the lines' numbers go between each panel and its title
-        for title in fig.layout.annotations:
-            title.yshift = 22
+        for title in layout["annotations"]:
+            title["yshift"] = 22
     for c, panel in enumerate(panels, start=1):
         for n, s in enumerate(panel["series"]):
-            fig.add_trace(go.Scatter(x=list(s["x"]), y=list(s["y"]), name=escape(s["name"]),
-                                     mode=s.get("mode", "lines"), connectgaps=False,
-                                     line=dict(color=PALETTE[(c - 1 + n * 3) % len(PALETTE)], width=2)),
-                          row=1, col=c)
-    fig = _layout(fig, height=height, x_axes=dict(title=dict(text=escape(x_title))))     # every panel's
+            data.append(dict(type="scatter", x=list(s["x"]), y=list(s["y"]), name=escape(s["name"]),
+                             mode=s.get("mode", "lines"), connectgaps=False, xaxis="x" + _axis_suffix(c),
+                             yaxis="y" + _axis_suffix(c), line=dict(color=PALETTE[(c - 1 + n * 3) % len(PALETTE)], width=2)))
+    fig = _layout(figure(data, layout), height=height, x_axes=dict(title=dict(text=escape(x_title))))     # every panel's
     if round_starts:
-        fig.update_layout(margin_t=fig.layout.margin.t + 22)
+        fig = relayout(fig, {"margin": {"t": fig.layout.margin.t + 22}})
     return round_marks(fig, round_starts, round_label)
 
 
@@ -91,15 +88,16 @@ def history_figure(weights, step: int, q_labels: Sequence[str], k_labels: Sequen
     steps back by drawing this figure again for each (a Streamlit slider and a timer: plotly's own frames
     do not survive Streamlit's chart element)."""
     mark = float(np.interp(step, loss_steps, losses)) if len(losses) else float("nan")
-    fig = make_subplots(rows=1, cols=2, column_widths=[0.55, 0.45], horizontal_spacing=0.12,
-                        subplot_titles=[escape(title), f"{escape(loss_title)} · {escape(step_label)} {step:,}"])
-    fig.add_trace(go.Heatmap(z=as_array(weights), x=tick_labels(k_labels), y=tick_labels(q_labels),
-                             colorscale=SEQUENTIAL, zmin=0.0, zmax=1.0, xgap=1, ygap=1,
-                             colorbar=dict(thickness=12, x=0.5), hovertemplate=_hover()), row=1, col=1)
-    fig.add_trace(go.Scatter(x=list(loss_steps), y=list(losses), mode="lines", line=dict(color=PALETTE[0], width=2),
-                             hoverinfo="skip"), row=1, col=2)
-    fig.add_trace(go.Scatter(x=[step], y=[mark], mode="markers", marker=dict(size=14, color=PALETTE[1])),
-                  row=1, col=2)
+    layout = side_by_side([escape(title), f"{escape(loss_title)} · {escape(step_label)} {step:,}"], widths=[0.55, 0.45],
+                          gap=0.12)
+    data = [dict(type="heatmap", z=as_array(weights), x=tick_labels(k_labels), y=tick_labels(q_labels),
+                 colorscale=SEQUENTIAL, zmin=0.0, zmax=1.0, xgap=1, ygap=1, colorbar=dict(thickness=12, x=0.5),
+                 hovertemplate=_hover(), xaxis="x", yaxis="y"),
+            dict(type="scatter", x=list(loss_steps), y=list(losses), mode="lines", line=dict(color=PALETTE[0], width=2),
+                 hoverinfo="skip", xaxis="x2", yaxis="y2"),
+            dict(type="scatter", x=[step], y=[mark], mode="markers", marker=dict(size=14, color=PALETTE[1]),
+                 xaxis="x2", yaxis="y2")]
+    fig = figure(data, layout)
     return _layout(fig, height=480, legend=False, props={     # each axis its own, in the one layout pass
         "xaxis": dict(title=dict(text=escape(x_title))), "xaxis2": dict(title=dict(text=escape(step_label))),
         "yaxis": dict(autorange="reversed", title=dict(text=escape(y_title)))})
