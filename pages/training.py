@@ -51,8 +51,8 @@ def curve_steps(total: int, warmup: int) -> list[int]:
     return sorted(set(xs))
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
-def lr_values(steps: tuple[int, ...], d_model: int, warmup: int, scale: float) -> list[float]:
+def lr_values(steps: list[int], d_model: int, warmup: int, scale: float) -> list[float]:
+    """Not cached: st.cache_data hashing the steps took ten times as long as computing them (8.8 against 0.9 ms)."""
     return [lrate(s, d_model, warmup, scale) for s in steps]
 
 
@@ -125,8 +125,8 @@ def schedule_section(logs: list[Path]) -> None:
                 cc2.button(t("training.lr.use_settings"), on_click=use_settings, args=(settings,),
                            key="train_use_settings")
     steps = curve_steps(total, warmup)
-    ys = lr_values(tuple(steps), d_model, warmup, float(scale))
-    paper = lr_values(tuple(steps), PAPER_D_MODEL, PAPER_WARMUP, 1.0)
+    ys = lr_values(steps, d_model, warmup, float(scale))
+    paper = lr_values(steps, PAPER_D_MODEL, PAPER_WARMUP, 1.0)
     curves = [{"y": ys, "name": t("training.lr.yours", d_model=d_model, warmup=warmup, scale=f"{scale:g}")},
               {"y": paper, "name": t("training.lr.paper"), "dash": "dash", "color": "#6b7280"}]
     logged = overlay_logged_lr(overlay) if overlay is not None else None
