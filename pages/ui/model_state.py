@@ -70,19 +70,20 @@ def folder_path(name: str) -> Path:
     return _folder_paths().get(name) or CHECKPOINTS_DIR / name
 
 
-_BROKEN: dict[tuple[str, float], CheckpointError] = {}      # (folder, its mtime) -> why it does not load
+_LOADS: dict[tuple[Path, float], CheckpointError | None] = {}  # (folder, its mtime) -> why it does not load, or None
 
 
 def _load_error(name: str, folder: Path) -> CheckpointError | None:
-    """None when the listed folder `name` loads, else why not (remembered until the folder changes)."""
-    stamp = (name, folder.stat().st_mtime)
-    if stamp not in _BROKEN:
+    """None when the listed folder `name` loads, else why not, remembered until the folder changes (asking
+    load_bundled's cache, as the model list does many times a run, took ~3 ms a page run: py-spy, page tests)."""
+    stamp = (folder, folder.stat().st_mtime)
+    if stamp not in _LOADS:
         try:
             load_bundled(name)
-            return None
+            _LOADS[stamp] = None
         except CheckpointError as err:
-            _BROKEN[stamp] = err.with_traceback(None)
-    return _BROKEN[stamp]
+            _LOADS[stamp] = err.with_traceback(None)
+    return _LOADS[stamp]
 
 
 def bundled_names() -> list[str]:
