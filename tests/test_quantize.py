@@ -103,9 +103,10 @@ def test_a_quantized_opus_configuration_follows_the_float_model(opus_folder, toy
     assert (ckpt.config.d_model, ckpt.config.n_heads, ckpt.config.d_ff) == (
         OPUS[name]["d_model"], OPUS[name]["encoder_attention_heads"], OPUS[name]["encoder_ffn_dim"])
     quantized = quantize_model(copy.deepcopy(ckpt.model), scheme)
-    # every other pair of the tiny grammar (885 decoder steps), as the bundled models' test takes every other
-    # everyday sentence: all 100 pairs gave the same verdicts at twice the time (int8 99.94 % against 99.89 %)
-    agree, gap = agreement(ckpt.model, quantized, teacher_pairs(ckpt, toy_pairs[::2]))
+    # every fourth pair of the tiny grammar: every other pair gave the same verdicts at twice the time (each
+    # configuration and scheme: top-1 agreement 1.0000 both ways, attention gaps within 0.001 of each other and
+    # at most 0.0253 for int8, 0.0041 for bf16), as all 100 had against every other (int8 99.94 % and 99.89 %)
+    agree, gap = agreement(ckpt.model, quantized, teacher_pairs(ckpt, toy_pairs[::4]))
     assert agree >= 0.99, f"top-1 agrees at {agree:.4f} of the steps"
     assert gap <= GAP[scheme], f"attention differs by up to {gap:.4f}"
 
