@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import functools
 import gc
 import os
 import shutil
@@ -41,7 +42,7 @@ from transformer_core.serving.registry import ModelRegistry, checkpoint_bytes
 from transformer_core.serving.share import ComputeShare
 
 from . import upload_store
-from .i18n import language_name, t
+from .i18n import current_lang, language_name, t
 from .widgets import escape_md
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -138,11 +139,18 @@ def folder_label(name: str) -> str:
 
 
 def model_choices() -> list[tuple[str, str]]:
-    names = bundled_names()
+    listed = tuple((name, folder, folder.stat().st_mtime) for name, folder in _folder_paths().items())
+    return [*_bundled_choices(current_lang(), listed), *((key, label) for key, (label, _) in session_models().items())]
+
+
+@functools.lru_cache(maxsize=8)
+def _bundled_choices(lang: str, listed: tuple[tuple[str, Path, float], ...]) -> tuple[tuple[str, str], ...]:
+    """(key, label) in `lang` of each listed folder (name, folder, its mtime) that loads, remembered until a folder
+    or the language changes: the labels asked load_bundled's cache again, many times a page run."""
+    names = [name for name, folder, _ in listed if _load_error(name, folder) is None]
     labels = [folder_label(name) for name in names]
-    bundled = [(BUNDLED + name, label if labels.count(label) == 1 else f"{label} ({name})")   # two of a pair: told apart
-               for name, label in zip(names, labels, strict=False)]
-    return bundled + [(key, label) for key, (label, _) in session_models().items()]
+    return tuple((BUNDLED + name, label if labels.count(label) == 1 else f"{label} ({name})")   # two of a pair: told apart
+                 for name, label in zip(names, labels, strict=True))
 
 
 def readable_name(folder: str) -> str:
