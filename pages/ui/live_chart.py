@@ -40,7 +40,6 @@ PLOTLY_JS_SOURCE = Path(plotly.__file__).parent / "package_data" / "plotly.min.j
 _JS = """
 function themed(layout, page) {
   const out = Object.assign({paper_bgcolor: 'rgba(0,0,0,0)', plot_bgcolor: 'rgba(0,0,0,0)'}, layout);
-  delete out.template;               // Streamlit's placeholder template: its frontend fills it in, we don't
   out.font = Object.assign({family: page.fontFamily, color: page.color}, layout.font);
   for (const name of ['xaxis', 'yaxis']) {
     const axis = layout[name] || {};
@@ -274,8 +273,11 @@ _HTML_SAFE = (("<", "\\u003c"), (">", "\\u003e"), ("/", "\\u002f"))      # as pl
 
 def figure_json(fig: go.Figure) -> str:
     """The JSON of pio.to_json(fig, validate=False), without its deep copy of the whole figure (a fifth of the
-    home page's interpreter time under a class, py-spy --gil): the figure's own dicts are written as they are."""
-    spec = {"data": [{k: v for k, v in trace.items() if k != "uid"} for trace in fig._data], "layout": fig._layout}
+    home page's interpreter time under a class, py-spy --gil): the figure's own dicts are written as they are.
+    Without the layout's template, Streamlit's placeholder, which its own chart element fills in and this one
+    has no use for (3.7 of a 20-token heatmap's 20.5 KB)."""
+    spec = {"data": [{k: v for k, v in trace.items() if k != "uid"} for trace in fig._data],
+            "layout": {k: v for k, v in fig._layout.items() if k != "template"}}
     text = json.dumps(spec, cls=_TypedArrays, separators=(",", ":"))
     for unsafe, safe in _HTML_SAFE:
         text = text.replace(unsafe, safe)
