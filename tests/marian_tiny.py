@@ -57,10 +57,10 @@ def randomize(model, n_decoder_layers):
         model.final_logits_bias[0, -1] += 2.0         # <pad> likely: renormalizing without it matters
 
 
-def save_marian(folder: Path, vocab_folder: Path, vocab: dict[str, int], spec, seed=0, d_ff=None):
-    """A random MarianMTModel saved into folder with the vocabulary of vocab_folder; -> the model reloaded,
-    in eval mode.  spec: (encoder layers, decoder layers, d_model, heads, activation,
-    share_encoder_decoder_embeddings, tie_word_embeddings, scale_embedding); d_ff defaults to 2·d_model."""
+def save_marian(folder: Path, vocab_folder: Path, vocab: dict[str, int], spec, seed=0, d_ff=None) -> None:
+    """A random MarianMTModel saved into folder with the vocabulary of vocab_folder.  spec: (encoder layers,
+    decoder layers, d_model, heads, activation, share_encoder_decoder_embeddings, tie_word_embeddings,
+    scale_embedding); d_ff defaults to 2·d_model."""
     import transformers
 
     enc, dec, d_model, heads, act, share, tie, scale = spec
@@ -78,7 +78,6 @@ def save_marian(folder: Path, vocab_folder: Path, vocab: dict[str, int], spec, s
     model.save_pretrained(folder)
     for name in VOCAB_FILES:
         (folder / name).write_bytes((vocab_folder / name).read_bytes())
-    return transformers.MarianMTModel.from_pretrained(folder, attn_implementation="eager").eval()
 
 
 # The three OPUS-MT configurations the app is prepared for (their config.json on the Hub, CC BY 4.0), as

@@ -56,8 +56,11 @@ def vocabulary(tmp_path_factory, toy_pairs):
 
 
 def _marian(folder, vocabulary, spec, seed=0):
-    """A random MarianMTModel saved into folder with the vocabulary; -> the model in eval mode."""
-    return save_marian(folder, *vocabulary, spec, seed)
+    """A random MarianMTModel saved into folder with the vocabulary; -> the model as transformers loads it."""
+    import transformers
+
+    save_marian(folder, *vocabulary, spec, seed)
+    return transformers.MarianMTModel.from_pretrained(folder, attn_implementation="eager").eval()
 
 
 def _pair(name, tmp_path_factory, vocabulary):
