@@ -12,6 +12,7 @@ import torch
 from streamlit.testing.v1 import AppTest
 
 from apppages import chart as drawn_chart
+from apppages import chart_specs
 from transformer_core.explainer.toy import whitespace_batch
 from transformer_core.model.masks import make_src_mask, make_trg_mask
 from transformer_core.model.positional import sinusoidal_encoding
@@ -61,14 +62,34 @@ def chart(at: AppTest, key: str):
     return pio.from_json(spec), config
 
 
+WRONG_NAMES = ("<bos>", "<eos>", "&lt;bos&gt;", "&lt;eos&gt;", "\u2581")       # ▁: SentencePiece's raw word-start mark
+
+
+def shown_text(at) -> str:
+    """Every text the page shows: Markdown, captions, alerts, tables (cells, index, columns) and charts."""
+    parts = [e.value for kind in ("markdown", "caption", "info", "warning", "success", "error", "title", "header",
+                                 "subheader") for e in getattr(at, kind)]
+    for frame in [*at.dataframe, *at.table]:
+        value = frame.value
+        parts += [str(value.to_dict()), " ".join(map(str, value.index)), " ".join(map(str, value.columns))]
+    parts += list(chart_specs(at).values())
+    return "\n".join(parts).replace("\\u2581", "\u2581")                  # a chart's JSON escapes ▁
+
+
 @pytest.mark.parametrize("lang", ["ko", "en"])
 @pytest.mark.parametrize("page", PAGES)
-def test_every_page_runs(page, lang):
+def test_every_page_runs_and_names_tokens_one_way(page, lang):
+    """Every page runs, under its title; and it names each special token and the word-start mark one way: what a
+    class reads never says <bos>/<eos> beside <s>/</s>, nor '▁나는' in a table beside '·나는' in a chart
+    (pages/ui/theme.py)."""
     at = open_page(page, lang)
     assert not at.exception, [e.value for e in at.exception]
     if page in MINE:
         key = {"attention_lab": "lab", "positional": "pe"}.get(page, page)
         assert at.title[0].value == load(lang)[f"{key}.title"]
+    text = shown_text(at)
+    for wrong in WRONG_NAMES:
+        assert wrong not in text, (page, wrong, text[max(0, text.find(wrong) - 80):text.find(wrong) + 80])
 
 
 def test_url_paths_differ_from_file_names():
