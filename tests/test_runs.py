@@ -23,8 +23,9 @@ def same(a: dict, b: dict) -> bool:
 
 @pytest.fixture(scope="module")
 def pool() -> WorkPool:
-    """One worker process for the module's comparisons (a process takes ~2.5 s to start and import torch)."""
-    return WorkPool(workers=1, queue=0, timeout_s=120, processes=True)
+    """One worker process for the module's tests (a process takes ~2.5 s to start and import torch), started as
+    the OWN lane's process is (pages/ui/sentence.py): runs.worker(1, 10)."""
+    return WorkPool(workers=1, queue=0, timeout_s=120, processes=True, initializer=runs.worker, initargs=(1, 10))
 
 
 @pytest.mark.parametrize("kind", ["translation", "steps"])
@@ -71,11 +72,9 @@ def test_every_other_run_kind_gives_the_same_in_a_worker_process(toy_checkpoints
             assert there["texts" if kind == "samples" else "ids"] == here["texts" if kind == "samples" else "ids"]
 
 
-def test_the_sessions_worker_keeps_one_model_and_runs_below_the_class(toy_checkpoints, tmp_path):
-    """The OWN lane's process (pages/ui/sentence.py) starts with runs.worker(1, 10)."""
+def test_the_sessions_worker_keeps_one_model_and_runs_below_the_class(toy_checkpoints, pool, tmp_path):
     import os
 
-    pool = WorkPool(workers=1, queue=0, timeout_s=120, processes=True, initializer=runs.worker, initargs=(1, 10))
     assert pool.run(os.nice, 0) == os.nice(0) + 10
     second = tmp_path / "second"
     shutil.copytree(toy_checkpoints / "toy-en", second)
