@@ -284,6 +284,24 @@ def test_nan_or_infinite_values(saved, bad):
     assert _load_error(folder) == "tensor 'decoder.0.add_norm1.norm.weight' holds NaN or infinite values"
 
 
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16, torch.float16])
+def test_finite_finds_one_nan_or_infinity_anywhere(dtype):
+    """validate.finite reads a tensor's least and greatest values: one NaN or ±inf, first, last or anywhere, in a
+    small tensor or one a vectorized loop reads in blocks, or in a transposed one, is found."""
+    from transformer_core.checkpoints.validate import finite
+
+    gen = torch.Generator().manual_seed(0)
+    for shape in ((1,), (7,), (1000,), (513, 257), (300, 400)):
+        clean = torch.randn(shape, generator=gen).to(dtype)
+        assert finite(clean) and finite(clean.t() if clean.dim() == 2 else clean)
+        for bad in (math.nan, math.inf, -math.inf):
+            for i in (0, clean.numel() - 1, int(torch.randint(clean.numel(), (), generator=gen))):
+                poisoned = clean.clone()
+                poisoned.view(-1)[i] = bad
+                assert not finite(poisoned) and not finite(poisoned.t() if poisoned.dim() == 2 else poisoned)
+    assert finite(torch.zeros(0, 4, dtype=dtype))
+
+
 def test_vocabulary_size_mismatch(saved):
     folder, model = saved
     n = model.cfg.vocab_size

@@ -11,13 +11,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import torch
-
 from ..model.config import ModelConfig
 from ..model.quantize import SCHEMES, build_quantized, quantized_shapes
 from ..model.transformer import Transformer
 from .files import PREPARED, CheckpointError
-from .validate import QUANTIZED_DTYPES, check_names_and_shapes, read_json, read_safetensors, safetensors_header
+from .validate import QUANTIZED_DTYPES, check_names_and_shapes, finite, read_json, read_safetensors, safetensors_header
 
 UNTIED = {"src_embedding.weight_q": "share_src_embedding", "output.weight_q": "tie_output"}  # present: not shared
 
@@ -63,7 +61,7 @@ def load_model(path: Path, cfg: ModelConfig, quantization: str) -> Transformer:
         dtype = expected[name][1]
         if tensor.dtype != dtype:
             raise CheckpointError(f"tensor '{name}' has dtype {tensor.dtype}; a {quantization} model has {dtype}")
-        if tensor.is_floating_point() and not torch.isfinite(tensor).all():
+        if tensor.is_floating_point() and not finite(tensor):
             raise CheckpointError(f"tensor '{name}' holds NaN or infinite values")
         if name.endswith(".scale") and not bool((tensor > 0).all()):
             raise CheckpointError(f"tensor '{name}' holds scales that are not positive")

@@ -137,5 +137,15 @@ def check_state(state: dict[str, torch.Tensor], expected: dict[str, tuple[int, .
     for name, tensor in state.items():
         if tensor.dtype not in (torch.float32, torch.float16, torch.bfloat16):
             raise CheckpointError(f"tensor '{name}' has dtype {tensor.dtype}; expected float32, float16 or bfloat16")
-        if not torch.isfinite(tensor.float()).all():
+        if not finite(tensor):
             raise CheckpointError(f"tensor '{name}' holds NaN or infinite values")
+
+
+def finite(tensor: torch.Tensor) -> bool:
+    """No NaN or ±inf in a floating-point tensor: its least and greatest values are finite (min and max carry a
+    NaN through).  Without a copy: isfinite(tensor).all() made a bool tensor of its size (and of a bfloat16 one a
+    float32 copy first), 4-6x as slow (7.6 M weights of checkpoints/enko: ~10 against ~45 ms)."""
+    if tensor.numel() == 0:
+        return True
+    low, high = torch.aminmax(tensor)
+    return bool(torch.isfinite(low) & torch.isfinite(high))
