@@ -89,7 +89,7 @@ def _load_error(name: str, folder: Path) -> CheckpointError | None:
 
 def bundled_names() -> list[str]:
     """The bundled checkpoints that load, in name order: a corrupt or half-written folder is left out."""
-    return [name for name, folder in _folder_paths().items() if _load_error(name, folder) is None]
+    return [key.removeprefix(BUNDLED) for key, _ in _bundled_choices(current_lang(), _listed())]
 
 
 def broken_bundled() -> dict[str, CheckpointError]:
@@ -139,8 +139,12 @@ def folder_label(name: str) -> str:
 
 
 def model_choices() -> list[tuple[str, str]]:
-    listed = tuple((name, folder, folder.stat().st_mtime) for name, folder in _folder_paths().items())
-    return [*_bundled_choices(current_lang(), listed), *((key, label) for key, (label, _) in session_models().items())]
+    return [*_bundled_choices(current_lang(), _listed()), *((key, label) for key, (label, _) in session_models().items())]
+
+
+def _listed() -> tuple[tuple[str, Path, float], ...]:
+    """(name, folder, its mtime) of every listed folder."""
+    return tuple((name, folder, folder.stat().st_mtime) for name, folder in _folder_paths().items())
 
 
 @functools.lru_cache(maxsize=8)

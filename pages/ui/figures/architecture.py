@@ -18,7 +18,7 @@ import plotly.graph_objects as go
 
 from ..relayout import figure
 from ..theme import FONT_SIZE, PALETTE
-from .base import _axis_suffix, _rounded, _unit, escape, tick_labels
+from .base import _axis_suffix, _rounded, escape, side_by_side, tick_labels
 
 # the paper's colours, one per kind of block
 FILL = {"embed": "#fcd9d6", "self_attn": "#fcdcb4", "masked_attn": "#fcdcb4", "cross_attn": "#fcdcb4",
@@ -352,13 +352,9 @@ def residual_figure(stacks: Sequence[Mapping], tokens: Sequence[Sequence[str]], 
                     title: str = "", x_title: str = "", y_title: str = "", height: int = 420) -> go.Figure:
     """Each token's vector norm after every sublayer: one panel per stack ({"stages": labels, "norms": (stages,
     tokens)}), one line per token (tokens[panel]: its labels), stages along x."""
-    data, layout = [], {"annotations": []}
-    n = len(stacks)
-    gap = 0.08 if n > 1 else 0.0
-    w = (1 - gap * (n - 1)) / n
+    data, layout = [], side_by_side([escape(t) for t in panel_titles[:len(stacks)]], gap=0.08, title_size=FONT_SIZE)
     for p, (stack, labels) in enumerate(zip(stacks, tokens, strict=False)):
         s = _axis_suffix(p + 1)
-        dom = [_unit(p * (w + gap)), _unit(p * (w + gap) + w)]
         norms = np.asarray(stack["norms"], dtype=float)
         x = [escape(v) for v in stack["stages"]]
         for j, label in enumerate(tick_labels(labels)):
@@ -366,13 +362,9 @@ def residual_figure(stacks: Sequence[Mapping], tokens: Sequence[Sequence[str]], 
                          "name": label, "legendgroup": f"{p}", "showlegend": False, "xaxis": "x" + s, "yaxis": "y" + s,
                          "line": {"color": PALETTE[j % len(PALETTE)], "width": 2}, "marker": {"size": 5},
                          "hovertemplate": f"{label}<br>%{{x}}: %{{y:.3f}}<extra></extra>"})
-        layout["xaxis" + s] = {"domain": dom, "anchor": "y" + s, "type": "category", "tickangle": -45,
-                               **({"title": {"text": escape(x_title)}} if x_title else {})}
-        layout["yaxis" + s] = {"anchor": "x" + s, "rangemode": "tozero",
-                               **({"title": {"text": escape(y_title)}} if y_title and p == 0 else {})}
-        layout["annotations"].append({"text": escape(panel_titles[p]), "xref": "paper", "yref": "paper",
-                                      "x": (dom[0] + dom[1]) / 2, "y": 1.0, "xanchor": "center", "yanchor": "bottom",
-                                      "showarrow": False, "font": {"size": FONT_SIZE}})
+        layout["xaxis" + s] |= {"type": "category", "tickangle": -45,
+                                **({"title": {"text": escape(x_title)}} if x_title else {})}
+        layout["yaxis" + s] |= {"rangemode": "tozero", **({"title": {"text": escape(y_title)}} if y_title and p == 0 else {})}
     layout.update({"font": {"size": FONT_SIZE}, "height": height, "showlegend": False,
                    "margin": {"l": 10, "r": 10, "t": 70 if title else 34, "b": 10}, "hovermode": "closest"})
     if title:

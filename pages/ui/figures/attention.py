@@ -13,7 +13,7 @@ from transformer_core.serving.cost import FIGURE_CELLS
 
 from ..relayout import figure
 from ..theme import DIVERGING, FOCUS_DIM, FONT_SIZE, PALETTE, SEQUENTIAL
-from .base import _axis_suffix, _faded, _hover, _rounded, _unit, as_array, escape, line_figure, mask_trace, tick_labels
+from .base import _axis_suffix, _faded, _hover, _rounded, as_array, escape, line_figure, mask_trace, side_by_side, tick_labels
 
 GRID_GAP = "\u200b\u2060"       # invisible category names (made unique by repetition) for the blanks between panels
 
@@ -279,29 +279,20 @@ def matrix_panels(panels: Sequence, row_labels: Sequence[str], *, panel_titles: 
     rows = arrs[0].shape[0]
     cmax = float(max(np.nanmax(np.abs(a)) for a in arrs)) or 1.0
     widths = list(widths) if widths is not None else [a.shape[1] for a in arrs]
-    total = float(sum(widths))
-    avail = 1 - gap * (len(arrs) - 1)
     y = tick_labels(row_labels)
-    data, layout, x0 = [], {"annotations": []}, 0.0
+    data = []
+    layout = side_by_side([escape(t) for t in panel_titles[:len(arrs)]], widths=widths, gap=gap, title_size=FONT_SIZE - 2)
     lo = float(min(np.nanmin(a) for a in arrs))
     cax = {"colorscale": colorscale, "colorbar": {"thickness": 14},
            "cmin": -cmax if symmetric else lo, "cmax": cmax if symmetric else float(max(np.nanmax(a) for a in arrs))}
     for i, arr in enumerate(arrs):
         s = _axis_suffix(i + 1)
-        w = avail * widths[i] / total
-        dom = [_unit(x0), _unit(x0 + w)]
         data.append({"type": "heatmap", "z": _rounded(arr, decimals), "y": y, "x": list(range(arr.shape[1])),
                      "coloraxis": "coloraxis", "xaxis": "x" + s, "yaxis": "y" + s,
                      "hovertemplate": "%{y}, %{x}: %{z:.3f}<extra></extra>"})
-        layout["xaxis" + s] = {"domain": dom, "anchor": "y" + s, "showgrid": False, "zeroline": False,
-                               "tickfont": {"size": 10},
-                               **({"title": {"text": escape(x_title)}} if x_title and len(arrs) == 1 else {})}
-        layout["yaxis" + s] = {"anchor": "x" + s, "type": "category", "autorange": "reversed",
-                               "showticklabels": i == 0, "showgrid": False}
-        layout["annotations"].append({"text": escape(panel_titles[i]), "xref": "paper", "yref": "paper",
-                                      "x": (dom[0] + dom[1]) / 2, "y": 1.0, "xanchor": "center", "yanchor": "bottom",
-                                      "showarrow": False, "font": {"size": FONT_SIZE - 2}})
-        x0 = dom[1] + gap
+        layout["xaxis" + s] |= {"showgrid": False, "zeroline": False, "tickfont": {"size": 10},
+                                **({"title": {"text": escape(x_title)}} if x_title and len(arrs) == 1 else {})}
+        layout["yaxis" + s] |= {"type": "category", "autorange": "reversed", "showticklabels": i == 0, "showgrid": False}
     if band and len(arrs) == 1:
         cols = arrs[0].shape[1]
         layout["shapes"] = [{"type": "line", "xref": "x", "yref": "paper", "x0": j - 0.5, "x1": j - 0.5, "y0": 0,
@@ -324,15 +315,11 @@ def position_stats_figure(labels: Sequence[str], panels: Sequence[Mapping], *, t
     """Per-position statistics side by side: panels = [{"title", "series": [{"name", "y", "dash"?}]}];
     the same series name keeps its colour in every panel (one legend entry)."""
     x = tick_labels(labels)
-    data, layout = [], {"annotations": []}
+    data, layout = [], side_by_side([escape(panel["title"]) for panel in panels], gap=0.08, title_size=FONT_SIZE)
     colors: dict[str, str] = {}
     shown: set[str] = set()
-    n = len(panels)
-    gap = 0.08 if n > 1 else 0.0
-    w = (1 - gap * (n - 1)) / n
     for p, panel in enumerate(panels):
         s = _axis_suffix(p + 1)
-        dom = [_unit(p * (w + gap)), _unit(p * (w + gap) + w)]
         for series in panel["series"]:
             color = colors.setdefault(series["name"], PALETTE[len(colors) % len(PALETTE)])
             data.append({"type": "scatter", "mode": "lines+markers", "x": x, "y": _rounded(series["y"], 5),
@@ -341,12 +328,9 @@ def position_stats_figure(labels: Sequence[str], panels: Sequence[Mapping], *, t
                          "line": {"color": color, "width": 2.5, "dash": series.get("dash", "solid")},
                          "marker": {"size": 7}, "hovertemplate": "%{x}: %{y:.4f}<extra>" + escape(series["name"]) + "</extra>"})
             shown.add(series["name"])
-        layout["xaxis" + s] = {"domain": dom, "anchor": "y" + s, "type": "category", "tickangle": -60 if len(x) > 6 else 0,
-                               **({"title": {"text": escape(x_title)}} if x_title else {})}
-        layout["yaxis" + s] = {"anchor": "x" + s, "zeroline": True}
-        layout["annotations"].append({"text": escape(panel["title"]), "xref": "paper", "yref": "paper",
-                                      "x": (dom[0] + dom[1]) / 2, "y": 1.0, "xanchor": "center", "yanchor": "bottom",
-                                      "showarrow": False, "font": {"size": FONT_SIZE}})
+        layout["xaxis" + s] |= {"type": "category", "tickangle": -60 if len(x) > 6 else 0,
+                                **({"title": {"text": escape(x_title)}} if x_title else {})}
+        layout["yaxis" + s] |= {"zeroline": True}
     layout.update({"font": {"size": FONT_SIZE}, "height": height, "showlegend": True,
                    "legend": {"orientation": "h", "yanchor": "top", "y": -0.3, "x": 0},
                    "margin": {"l": 10, "r": 10, "t": 70 if title else 34, "b": 10}})

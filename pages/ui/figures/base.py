@@ -169,7 +169,8 @@ def _axis_suffix(i: int) -> str:
     return "" if i == 1 else str(i)
 
 
-def side_by_side(titles: Sequence[str], *, widths: Sequence[float] | None = None, gap: float | None = None) -> dict:
+def side_by_side(titles: Sequence[str], *, widths: Sequence[float] | None = None, gap: float | None = None,
+                 title_size: int = FONT_SIZE + 1) -> dict:
     """The layout of len(titles) panels in a row, as make_subplots(rows=1, cols=n, column_widths=widths,
     horizontal_spacing=gap, subplot_titles=titles) makes it, without its checks (13 of a replay frame's 19 ms):
     panel i's axes are x<i> and y<i> (x, y for the first; a trace says which), its title above it."""
@@ -178,14 +179,14 @@ def side_by_side(titles: Sequence[str], *, widths: Sequence[float] | None = None
     widths = list(widths) if widths is not None else [1.0] * n
     avail, layout, x0 = 1.0 - gap * (n - 1), {"annotations": []}, 0.0
     for i, title in enumerate(titles):
-        s, x1 = _axis_suffix(i + 1), x0 + avail * widths[i] / sum(widths)
+        s, x1 = _axis_suffix(i + 1), _unit(x0 + avail * widths[i] / sum(widths))
         layout["xaxis" + s] = {"anchor": "y" + s, "domain": [x0, x1]}
         layout["yaxis" + s] = {"anchor": "x" + s, "domain": [0.0, 1.0]}
         if title:
-            layout["annotations"].append({"font": {"size": FONT_SIZE + 1}, "showarrow": False, "text": title,
+            layout["annotations"].append({"font": {"size": title_size}, "showarrow": False, "text": title,
                                           "x": (x0 + x1) / 2, "xanchor": "center", "xref": "paper", "y": 1.0,
                                           "yanchor": "bottom", "yref": "paper"})
-        x0 = x1 + gap
+        x0 = _unit(x1 + gap)
     return layout
 
 
