@@ -86,6 +86,17 @@ def one_thread():
 
 # --- App test fixtures (tests/test_page_*.py) ---------------------------------------------------
 
+@pytest.fixture(scope="session", autouse=True)
+def page_runs_on_threads():
+    """AppTest's page runs compute on the server's threads (sentence.py's one-core way), not in worker processes:
+    each test process would otherwise spawn up to three (PROCESSES, OWN, OWN_QUICK), each importing torch and the
+    app again (~3.5 CPU-seconds apiece).  A run in a worker process gives what it gives here (tests/test_runs.py);
+    the servers the browser and load tests start use their processes as a school's server does, and the tests
+    of the pools themselves make their own (test_page_load.py)."""
+    from pages.ui import sentence
+
+    sentence.PROCESSES = sentence.OWN = sentence.OWN_QUICK = None
+
 @pytest.fixture(scope="session")
 def toy_checkpoints(tmp_path_factory, toy_pairs, toy_spm) -> Path:
     """A checkpoints/ folder with two tiny random-init checkpoints on toy_spm: "toy-en" (en -> de,
