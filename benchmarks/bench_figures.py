@@ -1,6 +1,7 @@
 """What the app's figures cost the server to build: the generic heatmap (a sentence's attention: tokens on both
-axes), a line figure, a heatmap made ready for a projector (theme.projector), and the Training page's log,
-lrate and replay figures, one thread, median ms.  With --baseline REV the same builders of `pages/` as of git
+axes), a line figure, a heatmap made ready for a projector (theme.projector), the Training page's log, lrate
+and replay figures, and the Positional, Attention and Masks pages' figures with panels or marked lines, one
+thread, median ms.  With --baseline REV the same builders of `pages/` as of git
 revision REV are timed in the same run, interleaved.
 
     python benchmarks/bench_figures.py --baseline HEAD~1    # writes out/bench/figures.json
@@ -55,7 +56,14 @@ def calls(figures, theme, tokens: int) -> dict:
                 logged={"x": steps[::5], "y": [1 / s for s in steps[::5]], "name": "logged"}, warmup=400,
                 warmup_label="warm-up", round_starts=rounds, round_label="fine-tuning"),
             "replay frame": lambda: figures.history_figure(weights, 1000, labels, labels, steps, [1 / s for s in steps],
-                                                           title="head", loss_title="loss", step_label="step")}
+                                                           title="head", loss_title="loss", step_label="step"),
+            "encodings, 2 lengths": lambda: figures.encoding_figure({"10": rng.normal(size=(10, 16)),
+                                                                     "20": rng.normal(size=(20, 16))}, x_title="pos"),
+            "cost of attention": lambda: figures.cost_figure(
+                steps, {"self-attention": [s * s for s in steps], "recurrent": [512 * s for s in steps]}, crossover=512,
+                crossover_label="n = d", marker_n=tokens, marker_label="this sentence"),
+            "mask leak": lambda: figures.leak_figure(labels, list(weights[:, 0]), list(weights[:, 1]), tokens // 2,
+                                                     with_name="masked", without_name="unmasked", changed_label="changed")}
 
 
 def main(argv=None) -> int:

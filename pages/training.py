@@ -193,14 +193,10 @@ def smoothing_section() -> None:
         cs = np.round(np.linspace(0.02, 0.995, 200), 4).tolist()
         curve = loss_vs_confidence(V, eps, cs, target)
         best = best_confidence(V, eps)
-        fig = figures.line_figure(
-            [{"x": cs, "y": curve["one_hot"], "name": t("training.ls.loss_one_hot")},
-             {"x": cs, "y": curve["smoothed"], "name": t("training.ls.loss_smoothed")}],
+        fig = figures.confidence_loss_figure(
+            cs, {t("training.ls.loss_one_hot"): curve["one_hot"], t("training.ls.loss_smoothed"): curve["smoothed"]},
+            best=best, best_label=t("training.ls.best_mark"), chosen=conf, chosen_label=t("training.ls.current_mark"),
             title=t("training.ls.curve_title"), x_title=t("training.ls.confidence"), y_title=t("training.ls.loss"))
-        fig.add_vline(x=best, line_dash="dot", line_color="#6b7280", annotation_text=t("training.ls.best_mark"),
-                      annotation_position="top left")
-        fig.add_vline(x=conf, line_dash="dash", line_color="#d97706", annotation_text=t("training.ls.current_mark"),
-                      annotation_position="top right")
         show_figure(fig, "smoothing_loss", pd.DataFrame(curve))
     m1, m2, m3 = st.columns(3)
     m1.metric(t("training.ls.loss_one_hot"), f"{cross_entropy(one_hot, pred):.4f}")

@@ -261,6 +261,9 @@ CATALOGUE = {
                                                x_title="step", round_starts=[2, 3], round_label="run"),
     "history_figure": lambda: figures.history_figure(WEIGHTS[0, 0], 2, WORDS, TOKENS, [1, 2, 3], [3.0, 2.0, 1.0],
                                                    title="t", loss_title="loss", step_label="step"),
+    "confidence_loss_figure": lambda: figures.confidence_loss_figure(
+        [0.1, 0.5, 0.9], {"one-hot": [2.3, 0.7, 0.1], "smoothed": [2.0, 0.8, 0.6]}, best=0.5, best_label="best", chosen=0.9,
+        chosen_label="p < q"),
     "smoothing_figure": lambda: figures.smoothing_figure(TOKENS, {"one-hot": [0, 1, 0, 0], "ε = 0.1": [0.03, 0.9, 0.03, 0.03]}),
     "residual_figure": lambda: figures.residual_figure([{"stages": ["x", "+attn"], "norms": [[1, 2, 3, 4], [2, 3, 4, 5]]}],
                                                 [TOKENS], panel_titles=["encoder"], title="t", y_title="‖x‖"),

@@ -24,6 +24,8 @@ SEQUENTIAL = [[0.0, "#f7fbff"], [0.125, "#deebf7"], [0.25, "#c6dbef"], [0.375, "
 # no "RdBu_r", and a figure made without plotly's checks (relayout.figure) keeps a name as it is
 DIVERGING = [[i / (len(sequential.RdBu_r) - 1), color] for i, color in enumerate(sequential.RdBu_r)]
 MASK_COLORS = ((0.0, "#d1d5db"), (1.0, "#2563eb"))
+GUIDE = "#6b7280"           # reference lines (warm-up, n = d, the best value) and their labels
+CHOSEN = "#d97706"          # the line at the value the user chose, beside GUIDE's reference
 UNCERTAIN = "orange"        # a colour of Streamlit's markdown (:orange[…], :orange-background[…])
 # One token's lines (live_chart's focus): what is not that token's is drawn at this opacity.
 FOCUS_DIM = 0.25

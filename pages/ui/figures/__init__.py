@@ -28,4 +28,4 @@ from .base import as_array, bar_figure, escape, heatmap, histogram_figure, line_
 from .decoding import probability_text, topk_figure
 from .masks import batch_mask_heatmap, leak_figure, mask_heatmap, scores_heatmap
 from .positional import encoding_figure, pe_heatmap, pe_waves, rotation_figure, similarity_heatmap
-from .training import history_figure, log_figure, lr_figure, smoothing_figure
+from .training import confidence_loss_figure, history_figure, log_figure, lr_figure, smoothing_figure

@@ -17,7 +17,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ..relayout import figure
-from ..theme import FONT_SIZE, PALETTE
+from ..theme import FONT_SIZE, GUIDE, PALETTE
 from .base import _axis_suffix, _rounded, escape, side_by_side, tick_labels
 
 # the paper's colours, one per kind of block
@@ -26,7 +26,7 @@ FILL = {"embed": "#fcd9d6", "self_attn": "#fcdcb4", "masked_attn": "#fcdcb4", "c
 INK = "#111827"                 # text on a block (the blocks are pale in both themes)
 SELECTED = "#dc2626"
 BOLD = ' font-weight="700"'
-LINE = "#6b7280"
+LINE = GUIDE
 
 # geometry, in SVG units: outer label columns, the two stacks' boxes, the gap between them
 LABEL_W, BOX_W, GAP_W, PAD = 104, 150, 80, 6

@@ -12,8 +12,21 @@ import plotly.graph_objects as go
 from transformer_core.serving.cost import FIGURE_CELLS
 
 from ..relayout import figure
-from ..theme import DIVERGING, FOCUS_DIM, FONT_SIZE, PALETTE, SEQUENTIAL
-from .base import _axis_suffix, _faded, _hover, _rounded, as_array, escape, line_figure, mask_trace, side_by_side, tick_labels
+from ..theme import DIVERGING, FOCUS_DIM, FONT_SIZE, GUIDE, PALETTE, SEQUENTIAL
+from .base import (
+    _axis_suffix,
+    _faded,
+    _hover,
+    _rounded,
+    as_array,
+    escape,
+    line_figure,
+    marked,
+    mask_trace,
+    side_by_side,
+    tick_labels,
+    vline,
+)
 
 GRID_GAP = "\u200b\u2060"       # invisible category names (made unique by repetition) for the blanks between panels
 
@@ -347,14 +360,11 @@ def cost_figure(n: Sequence[float], costs: Mapping[str, Sequence[float]], *, cro
     series = [{"x": list(map(float, n)), "y": list(map(float, y)), "name": name} for name, y in costs.items()]
     fig = line_figure(series, title=title, x_title=x_title, y_title=y_title, log_x=True, log_y=True, height=440)
     xs = np.asarray(n, dtype=float)
-    fig.update_xaxes(range=[float(np.log10(xs.min())), float(np.log10(xs.max()))])
     # on log axes annotations take log10 positions (shapes take data values)
-    for x, label, dash, color, y in ((crossover, crossover_label, "dot", "#6b7280", 1.0),
-                                     (marker_n, marker_label, "dash", PALETTE[1], 0.0)):
-        if not x:
-            continue
-        fig.add_vline(x=x, line_dash=dash, line_color=color)
-        if label:
-            fig.add_annotation(x=float(np.log10(x)), y=y, xref="x", yref="paper", text=escape(label), showarrow=False,
-                               xanchor="left", yanchor="top" if y else "bottom", font=dict(color=color))
-    return fig
+    lines = [(x, label, dash, color, y) for x, label, dash, color, y in ((crossover, crossover_label, "dot", GUIDE, 1.0),
+                                                                        (marker_n, marker_label, "dash", PALETTE[1], 0.0)) if x]
+    return marked(fig, [vline(x, color, dash) for x, _, dash, color, _ in lines],
+                  [{"x": float(np.log10(x)), "y": y, "xref": "x", "yref": "paper", "text": escape(label), "showarrow": False,
+                    "xanchor": "left", "yanchor": "top" if y else "bottom", "font": {"color": color}}
+                   for x, label, _, color, y in lines if label],
+                  x_axes={"range": [float(np.log10(xs.min())), float(np.log10(xs.max()))]})

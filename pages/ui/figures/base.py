@@ -202,6 +202,22 @@ def mask_trace(cover: np.ndarray, xs: Sequence[str], ys: Sequence[str], name: st
             "hovertemplate": f"{escape(name)}<extra></extra>"}
 
 
+def vline(x: float, color: str, dash: str, xref: str = "x", yref: str = "y") -> dict:
+    """The shape fig.add_vline(x) adds: a line at x across the panel of the axes xref and yref."""
+    return {"type": "line", "x0": x, "x1": x, "xref": xref, "y0": 0, "y1": 1, "yref": f"{yref} domain",
+            "line": {"color": color, "dash": dash}}
+
+
+def marked(fig: go.Figure, shapes: Sequence[Mapping] = (), annotations: Sequence[Mapping] = (),
+           x_axes: Mapping | None = None) -> go.Figure:
+    """fig with these shapes and annotations after its own (and x_axes' properties on its x axes), in one relayout:
+    add_vline, add_annotation and update_xaxes check every property as they go, ~4 ms apiece."""
+    if not shapes and not annotations and not x_axes:
+        return fig
+    return relayout(fig, {"shapes": [*(s.to_plotly_json() for s in fig.layout.shapes), *shapes],
+                          "annotations": [*(a.to_plotly_json() for a in fig.layout.annotations), *annotations]}, x_axes)
+
+
 def _faded(hex_color: str) -> str:
     """A theme colour at FOCUS_DIM opacity."""
     r, g, b = (int(hex_color[k:k + 2], 16) for k in (1, 3, 5))

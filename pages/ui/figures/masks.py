@@ -7,8 +7,8 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from ..theme import DIVERGING, MASK_COLORS, SEQUENTIAL, token_label
-from .base import as_array, bar_figure, escape, heatmap
+from ..theme import DIVERGING, GUIDE, MASK_COLORS, SEQUENTIAL, token_label
+from .base import as_array, bar_figure, escape, heatmap, marked, vline
 
 
 def mask_heatmap(mask, x_tokens: Sequence[str], y_tokens: Sequence[str], *, title: str = "",
@@ -59,8 +59,6 @@ def leak_figure(tokens: Sequence[str], with_mask: Sequence[float], without_mask:
     cats = [f"{i} {token_label(tok)}" for i, tok in enumerate(tokens)]
     fig = bar_figure(cats, {with_name: with_mask, without_name: without_mask}, title=title,
                      x_title=x_title, y_title=y_title, text_fmt=".2g", height=400)
-    fig.add_vline(x=changed_pos - 0.5, line_dash="dash", line_color="#6b7280")
-    if changed_label:
-        fig.add_annotation(x=changed_pos, y=1.0, yref="paper", text=escape(changed_label), showarrow=False,
-                           yanchor="bottom", font=dict(color="#6b7280"))
-    return fig
+    label = [{"x": changed_pos, "y": 1.0, "yref": "paper", "text": escape(changed_label), "showarrow": False,
+              "yanchor": "bottom", "font": {"color": GUIDE}}] if changed_label else []
+    return marked(fig, [vline(changed_pos - 0.5, GUIDE, "dash")], label)

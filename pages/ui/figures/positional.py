@@ -6,11 +6,10 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
 from ..relayout import figure
 from ..theme import DIVERGING, PALETTE, SEQUENTIAL
-from .base import _layout, as_array, escape, heatmap, line_figure
+from .base import _axis_suffix, _layout, as_array, escape, heatmap, line_figure, side_by_side
 
 
 def pe_waves(pe, dims: Sequence[int], names: Sequence[str], *, curve_x=None, curve=None, title: str = "",
@@ -89,18 +88,17 @@ def encoding_figure(tables: Mapping[str, np.ndarray], *, title: str = "", x_titl
                   for n, (name, a) in enumerate(arrays.items())]
         return line_figure(series, title=title, x_title=x_title, y_title=y_title, height=400)
     names = list(arrays)
-    fig = make_subplots(rows=1, cols=len(names), subplot_titles=[escape(n) for n in names],
-                        horizontal_spacing=0.08)
+    layout = side_by_side([escape(n) for n in names], gap=0.08, title_size=16)     # make_subplots' title size
     zmin = min(float(a.min()) for a in arrays.values())
     zmax = max(float(a.max()) for a in arrays.values())
+    data = []
     for c, name in enumerate(names, start=1):
-        a = arrays[name]
-        fig.add_trace(go.Heatmap(z=a.T, x=list(range(a.shape[0])), y=list(range(a.shape[1])),
-                                 colorscale=DIVERGING if zmin < 0 else SEQUENTIAL, zmin=zmin, zmax=zmax,
-                                 zmid=0 if zmin < 0 else None,
-                                 showscale=c == len(names), xgap=1, ygap=1,
-                                 hovertemplate="%{x}, %{y}: %{z:.3f}<extra></extra>"), row=1, col=c)
-        fig.update_xaxes(title_text=escape(x_title), row=1, col=c)
-        fig.update_yaxes(autorange="reversed", row=1, col=c)
-    fig.update_yaxes(title_text=escape(y_title), row=1, col=1)
-    return _layout(fig, title, height=420, legend=False)
+        a, s = arrays[name], _axis_suffix(c)
+        data.append({"type": "heatmap", "z": a.T, "x": list(range(a.shape[0])), "y": list(range(a.shape[1])),
+                     "colorscale": DIVERGING if zmin < 0 else SEQUENTIAL, "zmin": zmin, "zmax": zmax,
+                     **({"zmid": 0} if zmin < 0 else {}), "showscale": c == len(names), "xgap": 1, "ygap": 1,
+                     "hovertemplate": "%{x}, %{y}: %{z:.3f}<extra></extra>", "xaxis": "x" + s, "yaxis": "y" + s})
+        layout["xaxis" + s]["title"] = {"text": escape(x_title)}
+        layout["yaxis" + s]["autorange"] = "reversed"
+    layout["yaxis"]["title"] = {"text": escape(y_title)}
+    return _layout(figure(data, layout), title, height=420, legend=False)

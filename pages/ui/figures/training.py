@@ -7,8 +7,8 @@ import numpy as np
 import plotly.graph_objects as go
 
 from ..relayout import figure, relayout
-from ..theme import PALETTE, SEQUENTIAL
-from .base import _axis_suffix, _hover, _layout, as_array, bar_figure, escape, line_figure, side_by_side, tick_labels
+from ..theme import CHOSEN, GUIDE, PALETTE, SEQUENTIAL
+from .base import _axis_suffix, _hover, _layout, as_array, bar_figure, escape, line_figure, marked, side_by_side, tick_labels, vline
 
 ROUND_NUMBER_GAP = 0.1      # of the steps a panel spans: a number closer than that to the last one shown is left out
 
@@ -25,11 +25,11 @@ def round_marks(fig: go.Figure, starts: Sequence[int], label: str, more: Mapping
         xs = [x for trace in fig.data for x in (trace.x or ()) if x is not None]
         span = (max(xs) - min(xs)) if xs else 0
         panels = list(dict.fromkeys((trace.xaxis or "x", trace.yaxis or "y") for trace in fig.data))  # ("x2", "y2"), …
-        line, shown = dict(color=PALETTE[2], dash="dash"), None
+        shown = None
         for n, step in enumerate(starts, start=1):
             fits = shown is None or not span or step - shown >= ROUND_NUMBER_GAP * span
             for x, y in panels:
-                shapes.append(dict(type="line", x0=step, x1=step, xref=x, y0=0, y1=1, yref=f"{y} domain", line=line))
+                shapes.append(vline(step, PALETTE[2], "dash", x, y))
                 if fits:                    # just above the panel's top
                     marks.append(dict(text=str(n), x=step, xref=x, y=1, yref=f"{y} domain", xanchor="center",
                                       yanchor="bottom", showarrow=False, borderpad=0, font=dict(color=PALETTE[2])))
@@ -37,10 +37,7 @@ def round_marks(fig: go.Figure, starts: Sequence[int], label: str, more: Mapping
         numbers = "1" if len(starts) == 1 else f"1–{len(starts)}"
         fig.add_trace(dict(type="scatter", x=[None], y=[None], mode="lines", name=f"{escape(label)}: {numbers}",
                            line=dict(color=PALETTE[2], dash="dash", width=2), hoverinfo="skip"))
-    if not shapes and not marks:
-        return fig
-    return relayout(fig, {"shapes": [*(s.to_plotly_json() for s in fig.layout.shapes), *shapes],
-                          "annotations": [*(a.to_plotly_json() for a in fig.layout.annotations), *marks]})
+    return marked(fig, shapes, marks)
 
 
 def lr_figure(steps: Sequence[int], curves: Sequence[Mapping], *, title: str = "", x_title: str = "",
@@ -54,8 +51,7 @@ def lr_figure(steps: Sequence[int], curves: Sequence[Mapping], *, title: str = "
         series.append({"x": list(logged["x"]), "y": list(logged["y"]), "name": logged["name"],
                        "mode": "markers", "color": PALETTE[3], "marker_size": 4})
     fig = line_figure(series, title=title, x_title=x_title, y_title=y_title, height=430)
-    warmup_line = {"shapes": [dict(type="line", x0=warmup, x1=warmup, xref="x", y0=0, y1=1, yref="y domain",
-                                   line=dict(color="#6b7280", dash="dot"))],
+    warmup_line = {"shapes": [vline(warmup, GUIDE, "dot")],
                    "annotations": [dict(text=escape(warmup_label), x=warmup, xref="x", y=1, yref="y domain",
                                         xanchor="center", yanchor="bottom", showarrow=False)]} if warmup else None
     return round_marks(fig, round_starts if logged is not None else (), round_label, warmup_line)
@@ -107,3 +103,16 @@ def smoothing_figure(vocab: Sequence[str], distributions: Mapping[str, Sequence[
                      title: str = "", x_title: str = "", y_title: str = "") -> go.Figure:
     return bar_figure(vocab, distributions, title=title, x_title=x_title, y_title=y_title,
                       text_fmt=".2f", y_range=(0, 1.12))
+
+
+def confidence_loss_figure(confidences: Sequence[float], losses: Mapping[str, Sequence[float]], *, best: float,
+                           best_label: str, chosen: float, chosen_label: str, title: str = "", x_title: str = "",
+                           y_title: str = "") -> go.Figure:
+    """Label smoothing's loss against the probability the model gives the right token, one line per target
+    (one-hot, smoothed); a dotted line at the smoothed loss's least (best), a dashed one at the value chosen."""
+    fig = line_figure([{"x": list(confidences), "y": list(y), "name": name} for name, y in losses.items()],
+                      title=title, x_title=x_title, y_title=y_title)
+    lines = ((best, best_label, "dot", GUIDE, "right"), (chosen, chosen_label, "dash", CHOSEN, "left"))
+    return marked(fig, [vline(x, color, dash) for x, _, dash, color, _ in lines],
+                  [{"showarrow": False, "text": escape(label), "x": x, "xanchor": side, "xref": "x", "y": 1,
+                    "yanchor": "top", "yref": "y domain"} for x, label, _, _, side in lines])
