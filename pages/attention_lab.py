@@ -78,11 +78,8 @@ def read_table(frame: pd.DataFrame, prefixes: tuple[str, ...]) -> tuple[list[str
 def step_view(title: str, matrix: np.ndarray, rows, cols, name: str, probabilities: bool = False) -> None:
     """One intermediate as a small heatmap with its numbers written in the cells."""
     st.markdown(f"**{title}**")
-    fig = figures.scores_heatmap(matrix, cols, rows, x_title=t("lab.axis.key"), y_title=t("lab.axis.query"),
-                                 masked_text=t("common.neg_inf"), probabilities=probabilities)
-    fig.update_traces(texttemplate="%{text}", text=[[t("common.neg_inf") if np.isneginf(v) else f"{v:.4g}"
-                                                     for v in row] for row in np.atleast_2d(matrix)])
-    fig.update_layout(height=int(110 + 60 * matrix.shape[0]), width=int(170 + 80 * matrix.shape[1]))
+    fig = figures.step_heatmap(matrix, cols, rows, x_title=t("lab.axis.key"), y_title=t("lab.axis.query"),
+                               masked_text=t("common.neg_inf"), probabilities=probabilities)
     show_figure(fig, name, matrix_frame(matrix, rows, cols))
 
 
@@ -136,8 +133,7 @@ def lab_section() -> None:
     out = steps["output"].numpy()
     fig = figures.heatmap(out, x_labels=v_cols, y_labels=q_names, x_title=t("lab.axis.dim"),
                           y_title=t("lab.axis.query"), colorscale=theme.DIVERGING, zmid=0, show_values=True, fmt=".4g",
-                          show_scale=False, height=int(110 + 60 * out.shape[0]))
-    fig.update_layout(width=int(170 + 90 * out.shape[1]))
+                          show_scale=False, height=int(110 + 60 * out.shape[0]), width=int(170 + 90 * out.shape[1]))
     show_figure(fig, "output", matrix_frame(out, q_names, v_cols))
     if preset == "lecture" and q.size(0) == 1 and k.size(0) == 1:
         st.info(t("lab.lecture_note", score=f"{float(steps['scores'][0, 0]):.4f}",
@@ -175,8 +171,8 @@ def why_scale_section() -> None:
             [{"x": sp["d_k"], "y": sp["std"], "name": t("lab.scale.std"), "mode": "lines+markers"},
              {"x": sp["d_k"], "y": sp["sqrt_d_k"], "name": t("lab.scale.sqrt"), "dash": "dash"},
              {"x": sp["d_k"], "y": sp["scaled_std"], "name": t("lab.scale.std_scaled"), "mode": "lines+markers"}],
-            title=t("lab.scale.curve_title"), x_title="d_k", y_title=t("lab.scale.std_axis"), log_x=True, log_y=True)
-        fig.update_xaxes(tickvals=list(D_KS), ticktext=[str(d) for d in D_KS])
+            title=t("lab.scale.curve_title"), x_title="d_k", y_title=t("lab.scale.std_axis"), log_x=True, log_y=True,
+            x_ticks=D_KS)
         show_figure(fig, "spread_curve", pd.DataFrame(sp))
 
     st.subheader(t("lab.sat.title"))
@@ -211,13 +207,13 @@ def why_scale_section() -> None:
     m2.metric(t("lab.sat.jac_max", c=factor), f"{sat['jac_max'][1]:.3g}")
     factors = np.unique(np.round(np.geomspace(1, 200, 60), 3)).tolist()
     curve = saturation(z, factors)
+    low = min(min(v for v in curve["jac_max"] if v > 0), min(curve["max_prob"]))
     fig = figures.line_figure(
         [{"x": curve["factor"], "y": curve["jac_max"], "name": t("lab.sat.jac_max_short")},
-         {"x": curve["factor"], "y": curve["max_prob"], "name": t("lab.sat.max_prob"), "dash": "dash"}],
+         {"x": curve["factor"], "y": curve["max_prob"], "name": t("lab.sat.max_prob"), "dash": "dash"},
+         {"x": [factor, factor], "y": [low, 1.0], "name": f"c = {factor}", "dash": "dot", "color": theme.GUIDE,
+          "width": 2}],          # the chosen c as a line of its own (a vline misplaces on log axes)
         title=t("lab.sat.curve_title"), x_title=t("lab.sat.factor_axis"), y_title="", log_x=True, log_y=True)
-    low = min(min(v for v in curve["jac_max"] if v > 0), min(curve["max_prob"]))
-    fig.add_scatter(x=[factor, factor], y=[low, 1.0], mode="lines", name=f"c = {factor}",
-                    line=dict(dash="dot", color="#6b7280"))          # (a vline misplaces on log axes)
     show_figure(fig, "saturation_curve", pd.DataFrame(curve).drop(columns=["probs"]))
     st.caption(t("lab.sat.caption"))
 

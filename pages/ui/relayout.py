@@ -30,12 +30,13 @@ def merge(into: dict, props: Mapping) -> None:
 
 
 def relayout(fig: go.Figure, props: Mapping, x_axes: Mapping | Callable[[dict], Mapping] | None = None,
-             y_axes: Mapping | Callable[[dict], Mapping] | None = None, traces: Callable[[dict], Mapping] | None = None
-             ) -> go.Figure:
+             y_axes: Mapping | Callable[[dict], Mapping] | None = None, traces: Callable[[dict], Mapping] | None = None,
+             add: Sequence[Mapping] = ()) -> go.Figure:
     """What fig.update_layout(props), then update_xaxes(x_axes) and update_yaxes(y_axes) on every subplot's
     axes, make of fig, as a new figure.  x_axes, y_axes: the properties, or a function of an axis's (a dict's)
-    -> its properties; traces: a function of a trace's dict -> the properties to merge into it.  The template is
-    the default one (no figure here sets another), which a new figure gets without validating it again."""
+    -> its properties; traces: a function of a trace's dict -> the properties to merge into it; add: more traces
+    (dicts), after fig's.  The template is the default one (no figure here sets another), which a new figure gets
+    without validating it again."""
     layout = fig.layout.to_plotly_json()
     layout.pop("template", None)
     merge(layout, props)
@@ -48,4 +49,4 @@ def relayout(fig: go.Figure, props: Mapping, x_axes: Mapping | Callable[[dict], 
         data = [trace.to_plotly_json() for trace in fig.data]
         for trace in data:
             merge(trace, traces(trace))
-    return figure(data, layout)
+    return figure([*data, *add], layout)

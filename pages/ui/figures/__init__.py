@@ -26,6 +26,6 @@ from .attention import (
 )
 from .base import as_array, bar_figure, escape, heatmap, histogram_figure, line_figure, mask_trace, tick_labels
 from .decoding import probability_text, topk_figure
-from .masks import batch_mask_heatmap, leak_figure, mask_heatmap, scores_heatmap
+from .masks import batch_mask_heatmap, leak_figure, mask_heatmap, scores_heatmap, step_heatmap
 from .positional import encoding_figure, pe_heatmap, pe_waves, rotation_figure, similarity_heatmap
 from .training import confidence_loss_figure, history_figure, log_figure, lr_figure, smoothing_figure

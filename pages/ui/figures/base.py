@@ -57,9 +57,10 @@ def heatmap(z, *, x_labels: Sequence[str] | None = None, y_labels: Sequence[str]
             title: str = "", x_title: str = "", y_title: str = "", colorbar_title: str = "",
             colorscale=SEQUENTIAL, zmin: float | None = None, zmax: float | None = None,
             zmid: float | None = None, show_values: bool = False, fmt: str = ".2f",
-            masked_text: str = "−∞", height: int | None = None, reverse_y: bool = True,
+            masked_text: str = "−∞", height: int | None = None, width: int | None = None, reverse_y: bool = True,
             show_scale: bool = True, max_ticks: int = 40) -> go.Figure:
-    """A matrix as a heatmap; rows top to bottom.  −∞ cells are blank and labelled masked_text."""
+    """A matrix as a heatmap; rows top to bottom.  −∞ cells are blank and labelled masked_text.  width: in px, else
+    the column's."""
     arr = as_array(z)
     if arr.ndim == 1:
         arr = arr[None, :]
@@ -95,21 +96,24 @@ def heatmap(z, *, x_labels: Sequence[str] | None = None, y_labels: Sequence[str]
     if height is None:
         height = int(min(620, max(260, 40 + 34 * rows))) if rows <= 16 else 520
     fig = figure([{k: v for k, v in trace.items() if v is not None}])          # None: left unset, as plotly would
-    return _layout(fig, title, x_title, y_title, height, legend=False, x_axes=x_axes, y_axes=y_axes)
+    return _layout(fig, title, x_title, y_title, height, legend=False, x_axes=x_axes, y_axes=y_axes,
+                   props={"width": width} if width else None)
 
 
 def line_figure(series: Sequence[Mapping], *, title: str = "", x_title: str = "", y_title: str = "",
                 log_x: bool = False, log_y: bool = False, height: int = 420,
-                markers: bool = False) -> go.Figure:
-    """Lines; each series is {"x", "y", "name", optional "dash", "color", "width", "mode", "yaxis"}."""
+                markers: bool = False, x_ticks: Sequence[float] | None = None) -> go.Figure:
+    """Lines; each series is {"x", "y", "name", optional "dash", "color", "width", "mode", "yaxis"}; x_ticks: the
+    x values to label, each as written (a log axis labels its powers of ten)."""
     fig = figure([dict(
         type="scatter", x=list(s["x"]), y=list(s["y"]), name=escape(s.get("name", "")),
         mode=s.get("mode", "lines+markers" if markers else "lines"),
         connectgaps=False,
         line=dict(dash=s.get("dash", "solid"), color=s.get("color", PALETTE[n % len(PALETTE)]), width=s.get("width", 2.5)),
         marker=dict(size=s.get("marker_size", 7))) for n, s in enumerate(series)])
-    return _layout(fig, title, x_title, y_title, height, x_axes={"type": "log"} if log_x else None,
-                   y_axes={"type": "log"} if log_y else None)
+    x_axes = {**({"type": "log"} if log_x else {}),
+              **({"tickvals": list(x_ticks), "ticktext": [str(x) for x in x_ticks]} if x_ticks is not None else {})}
+    return _layout(fig, title, x_title, y_title, height, x_axes=x_axes or None, y_axes={"type": "log"} if log_y else None)
 
 
 def bar_figure(categories: Sequence[str], series: Mapping[str, Sequence[float]], *, title: str = "",
@@ -209,13 +213,15 @@ def vline(x: float, color: str, dash: str, xref: str = "x", yref: str = "y") -> 
 
 
 def marked(fig: go.Figure, shapes: Sequence[Mapping] = (), annotations: Sequence[Mapping] = (),
-           x_axes: Mapping | None = None) -> go.Figure:
-    """fig with these shapes and annotations after its own (and x_axes' properties on its x axes), in one relayout:
-    add_vline, add_annotation and update_xaxes check every property as they go, ~4 ms apiece."""
-    if not shapes and not annotations and not x_axes:
+           x_axes: Mapping | None = None, add: Sequence[Mapping] = ()) -> go.Figure:
+    """fig with these shapes and annotations after its own (x_axes' properties on its x axes, the traces `add`
+    after its own), in one relayout: add_vline, add_annotation, update_xaxes and add_trace check every property
+    as they go, ~4 ms apiece."""
+    if not shapes and not annotations and not x_axes and not add:
         return fig
     return relayout(fig, {"shapes": [*(s.to_plotly_json() for s in fig.layout.shapes), *shapes],
-                          "annotations": [*(a.to_plotly_json() for a in fig.layout.annotations), *annotations]}, x_axes)
+                          "annotations": [*(a.to_plotly_json() for a in fig.layout.annotations), *annotations]}, x_axes,
+                    add=add)
 
 
 def _faded(hex_color: str) -> str:

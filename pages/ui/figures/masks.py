@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
+from ..relayout import relayout
 from ..theme import DIVERGING, GUIDE, MASK_COLORS, SEQUENTIAL, token_label
 from .base import as_array, bar_figure, escape, heatmap, marked, vline
 
@@ -30,8 +31,7 @@ def batch_mask_heatmap(mask_rows, tokens: Sequence[Sequence[str]], row_names: Se
                   x_title=x_title, y_title=y_title, colorscale=list(MASK_COLORS), zmin=0, zmax=1,
                   show_scale=False)
     text = [[escape(token_label(tok)) for tok in row] for row in tokens]
-    fig.update_traces(text=text, texttemplate="%{text}", textfont=dict(size=13))
-    return fig
+    return relayout(fig, {}, traces=lambda _: {"text": text, "texttemplate": "%{text}", "textfont": {"size": 13}})
 
 
 def scores_heatmap(matrix, x_tokens: Sequence[str], y_tokens: Sequence[str], *, title: str = "",
@@ -50,6 +50,18 @@ def scores_heatmap(matrix, x_tokens: Sequence[str], y_tokens: Sequence[str], *, 
                   y_title=y_title, masked_text=masked_text, show_values=show_values and cols <= 10,
                   show_scale=False, height=int(max(300, 120 + 42 * rows)), **kwargs)
     return fig
+
+
+def step_heatmap(matrix, x_tokens: Sequence[str], y_tokens: Sequence[str], *, x_title: str = "", y_title: str = "",
+                 masked_text: str = "−∞", probabilities: bool = False) -> go.Figure:
+    """One step of attention worked by hand (the Attention lab): scores_heatmap with every cell's value written
+    out (4 significant digits), 80 px a column and 60 a row."""
+    arr = np.atleast_2d(as_array(matrix))
+    fig = scores_heatmap(arr, x_tokens, y_tokens, x_title=x_title, y_title=y_title, masked_text=masked_text,
+                         probabilities=probabilities)
+    text = [[masked_text if np.isneginf(v) else f"{v:.4g}" for v in row] for row in arr]
+    return relayout(fig, {"height": int(110 + 60 * arr.shape[0]), "width": int(170 + 80 * arr.shape[1])},
+                    traces=lambda _: {"texttemplate": "%{text}", "text": text})
 
 
 def leak_figure(tokens: Sequence[str], with_mask: Sequence[float], without_mask: Sequence[float],

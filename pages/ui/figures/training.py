@@ -21,6 +21,7 @@ def round_marks(fig: go.Figure, starts: Sequence[int], label: str, more: Mapping
     up over each other, the curves and the ticks.  more: {"shapes", "annotations"} the caller adds as well.
     Everything goes into the layout at once (relayout): update_layout validated each shape as it went."""
     shapes, marks = list((more or {}).get("shapes", ())), list((more or {}).get("annotations", ()))
+    legend = []
     if starts:
         xs = [x for trace in fig.data for x in (trace.x or ()) if x is not None]
         span = (max(xs) - min(xs)) if xs else 0
@@ -35,9 +36,9 @@ def round_marks(fig: go.Figure, starts: Sequence[int], label: str, more: Mapping
                                       yanchor="bottom", showarrow=False, borderpad=0, font=dict(color=PALETTE[2])))
             shown = step if fits else shown
         numbers = "1" if len(starts) == 1 else f"1–{len(starts)}"
-        fig.add_trace(dict(type="scatter", x=[None], y=[None], mode="lines", name=f"{escape(label)}: {numbers}",
+        legend.append(dict(type="scatter", x=[None], y=[None], mode="lines", name=f"{escape(label)}: {numbers}",
                            line=dict(color=PALETTE[2], dash="dash", width=2), hoverinfo="skip"))
-    return marked(fig, shapes, marks)
+    return marked(fig, shapes, marks, add=legend)
 
 
 def lr_figure(steps: Sequence[int], curves: Sequence[Mapping], *, title: str = "", x_title: str = "",
