@@ -97,7 +97,8 @@ def test_smoke_run(script):
         assert {label: stats["median"] > 0 for label, stats in result["ms"].items()} == {
             f"{name} (this tree)": True for name in ("heatmap", "line", "heatmap, projector",
                                                      "training log, 3 panels, 6 rounds", "lrate, warm-up and 6 rounds",
-                                                     "replay frame")}
+                                                     "replay frame", "encodings, 2 lengths", "cost of attention",
+                                                     "mask leak")}
 
 
 def test_smoke_app_in_chromium():
