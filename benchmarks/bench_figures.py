@@ -1,8 +1,8 @@
 """What the app's figures cost the server to build: the generic heatmap (a sentence's attention: tokens on both
 axes), a line figure, a heatmap made ready for a projector (theme.projector), the Training page's log, lrate
 and replay figures, and the Positional, Attention and Masks pages' figures with panels or marked lines, one
-thread, median ms.  With --baseline REV the same builders of `pages/` as of git
-revision REV are timed in the same run, interleaved.
+thread, median ms.  With --baseline REV the same builders of `pages/` as of git revision REV are timed in the
+same run, interleaved.
 
     python benchmarks/bench_figures.py --baseline HEAD~1    # writes out/bench/figures.json
     python benchmarks/bench_figures.py --smoke              # one repeat of each: checks that the script runs

@@ -97,6 +97,7 @@ def page_runs_on_threads():
 
     sentence.PROCESSES = sentence.OWN = sentence.OWN_QUICK = None
 
+
 @pytest.fixture(scope="session")
 def toy_checkpoints(tmp_path_factory, toy_pairs, toy_spm) -> Path:
     """A checkpoints/ folder with two tiny random-init checkpoints on toy_spm: "toy-en" (en -> de,

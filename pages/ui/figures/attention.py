@@ -361,8 +361,8 @@ def cost_figure(n: Sequence[float], costs: Mapping[str, Sequence[float]], *, cro
     fig = line_figure(series, title=title, x_title=x_title, y_title=y_title, log_x=True, log_y=True, height=440)
     xs = np.asarray(n, dtype=float)
     # on log axes annotations take log10 positions (shapes take data values)
-    lines = [(x, label, dash, color, y) for x, label, dash, color, y in ((crossover, crossover_label, "dot", GUIDE, 1.0),
-                                                                        (marker_n, marker_label, "dash", PALETTE[1], 0.0)) if x]
+    lines = [line for line in ((crossover, crossover_label, "dot", GUIDE, 1.0), (marker_n, marker_label, "dash", PALETTE[1], 0.0))
+             if line[0]]
     return marked(fig, [vline(x, color, dash) for x, _, dash, color, _ in lines],
                   [{"x": float(np.log10(x)), "y": y, "xref": "x", "yref": "paper", "text": escape(label), "showarrow": False,
                     "xanchor": "left", "yanchor": "top" if y else "bottom", "font": {"color": color}}

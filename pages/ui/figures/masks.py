@@ -58,7 +58,7 @@ def step_heatmap(matrix, x_tokens: Sequence[str], y_tokens: Sequence[str], *, x_
     out (4 significant digits), 80 px a column and 60 a row."""
     arr = np.atleast_2d(as_array(matrix))
     fig = scores_heatmap(arr, x_tokens, y_tokens, x_title=x_title, y_title=y_title, masked_text=masked_text,
-                         probabilities=probabilities)
+                         probabilities=probabilities, show_values=False)       # the text is written below
     text = [[masked_text if np.isneginf(v) else f"{v:.4g}" for v in row] for row in arr]
     return relayout(fig, {"height": int(110 + 60 * arr.shape[0]), "width": int(170 + 80 * arr.shape[1])},
                     traces=lambda _: {"texttemplate": "%{text}", "text": text})
